@@ -1,0 +1,159 @@
+/**
+ * Typed errors of the client. `src/cli/exit-codes.ts` is the one place that maps
+ * them to exit codes and `error: … / hint: …` lines.
+ */
+
+/** One error object of the API's error envelope. */
+export interface ApiErrorDetail {
+  status?: number;
+  code?: string;
+  message?: string;
+  links?: { about?: string };
+  timestamp?: string;
+}
+
+export interface ApiErrorEnvelope {
+  status?: string;
+  request_id?: string | null;
+  errors?: ApiErrorDetail[];
+}
+
+/** Base of every error this tool raises on purpose; anything else is a bug. */
+export class NewsError extends Error {
+  override name = 'NewsError';
+  /** An extra line for the user: what to do about it. */
+  hint: string | undefined;
+  constructor(message: string, options?: { hint?: string | undefined; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.hint = options?.hint;
+  }
+}
+
+/** Bad flags, values or files: nothing was sent (exit 2). */
+export class UsageError extends NewsError {
+  override name = 'UsageError';
+  /** The API error code the specification gives for this rule, when it gives one. */
+  readonly code: string | undefined;
+  constructor(message: string, options?: { hint?: string | undefined; code?: string | undefined }) {
+    super(message, options);
+    this.code = options?.code;
+  }
+}
+
+/** The server answered with an error status. */
+export class ApiError extends NewsError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly requestId: string | undefined;
+  readonly details: ApiErrorDetail[];
+  /** Seconds the server asked us to wait (Retry-After), when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    status: number,
+    message: string,
+    extra: {
+      code?: string | undefined;
+      requestId?: string | undefined;
+      details?: ApiErrorDetail[];
+      retryAfter?: number | undefined;
+      hint?: string | undefined;
+    } = {},
+  ) {
+    super(message, { hint: extra.hint });
+    this.status = status;
+    this.code = extra.code;
+    this.requestId = extra.requestId;
+    this.details = extra.details ?? [];
+    this.retryAfter = extra.retryAfter;
+  }
+
+  /** Builds the typed subclass for a status and an (optional) error envelope. */
+  static from(status: number, body: unknown, headers: Headers | Record<string, string> = {}): ApiError {
+    const get = (name: string): string | undefined =>
+      headers instanceof Headers
+        ? (headers.get(name) ?? undefined)
+        : Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+    const envelope = isEnvelope(body) ? body : undefined;
+    const first = envelope?.errors?.[0];
+    const requestId = envelope?.request_id ?? get('x-request-id') ?? undefined;
+    const message =
+      first?.message ??
+      (typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 200) : `HTTP ${status}`);
+    const extra = {
+      code: first?.code,
+      requestId: requestId ?? undefined,
+      details: envelope?.errors ?? [],
+      retryAfter: parseRetryAfter(get('retry-after')),
+    };
+    const Kind = errorClassFor(status);
+    return new Kind(status, message, extra);
+  }
+}
+
+export class AuthError extends ApiError {
+  override name = 'AuthError';
+}
+export class PermissionError extends ApiError {
+  override name = 'PermissionError';
+}
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+export class PointsError extends ApiError {
+  override name = 'PointsError';
+}
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+}
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+export class ValidationError extends ApiError {
+  override name = 'ValidationError';
+}
+
+function errorClassFor(status: number): typeof ApiError {
+  if (status === 401) return AuthError;
+  if (status === 403) return PermissionError;
+  if (status === 404) return NotFoundError;
+  if (status === 402) return PointsError;
+  if (status === 429) return RateLimitError;
+  if (status >= 500) return ServerError;
+  if (status === 400 || status === 422) return ValidationError;
+  return ApiError;
+}
+
+/** The network failed (refused, reset, DNS) even after retries. */
+export class ConnectionError extends NewsError {
+  override name = 'ConnectionError';
+}
+
+/** No answer in time, even after retries. */
+export class TimeoutError extends NewsError {
+  override name = 'TimeoutError';
+}
+
+/** The server answered 2xx with something that is not what the API promises. */
+export class ResponseError extends NewsError {
+  override name = 'ResponseError';
+}
+
+/** The user pressed Ctrl-C (or the process got SIGTERM). */
+export class InterruptedError extends NewsError {
+  override name = 'InterruptedError';
+}
+
+function isEnvelope(body: unknown): body is ApiErrorEnvelope {
+  return typeof body === 'object' && body !== null && Array.isArray((body as ApiErrorEnvelope).errors);
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}

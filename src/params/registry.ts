@@ -1,0 +1,38 @@
+import { SEARCH_PARAMS } from './search-params.js';
+import type { ParamDef, ParamGroup } from './types.js';
+
+/** `sentiment.overall.score.min` → `sentiment-overall-score-min` (the contract's flag naming). */
+export function flagName(apiName: string): string {
+  return apiName.replace(/[._]/g, '-');
+}
+
+const byName = new Map<string, ParamDef>(SEARCH_PARAMS.map((d) => [d.name, d]));
+const byFlag = new Map<string, ParamDef>(SEARCH_PARAMS.map((d) => [flagName(d.name), d]));
+
+/** The search parameter with this exact API name. */
+export function searchParam(name: string): ParamDef | undefined {
+  return byName.get(name);
+}
+
+/** The search parameter behind a flag name (without the leading dashes). */
+export function searchParamByFlag(flag: string): ParamDef | undefined {
+  return byFlag.get(flag);
+}
+
+/** Groups in the order `--help` shows them. */
+export const GROUP_ORDER: readonly ParamGroup[] = [
+  'Pagination',
+  'Text',
+  'Dates',
+  'Source',
+  'Classification',
+  'Sentiment',
+  'Media',
+  'Readability',
+  'Location',
+  'Flags',
+  'Highlighting',
+  'Facets',
+  'Output',
+  'Directory',
+];

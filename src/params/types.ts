@@ -1,0 +1,75 @@
+/**
+ * One request parameter of the API, declared once as data. Flags, validation,
+ * request bodies, the mock's request parsing, completions and the README's
+ * parameter reference are all derived from these records.
+ */
+export type ParamGroup =
+  | 'Pagination'
+  | 'Text'
+  | 'Dates'
+  | 'Source'
+  | 'Classification'
+  | 'Sentiment'
+  | 'Media'
+  | 'Readability'
+  | 'Location'
+  | 'Flags'
+  | 'Highlighting'
+  | 'Facets'
+  | 'Output'
+  | 'Directory';
+
+/**
+ * - `integer`, `number`: sent as JSON numbers.
+ * - `flag`: the API's integer 0/1 switches (`has_image`); a bare `--has-image` means 1.
+ * - `switch`: the string switches `hl`, `facet`, `facet.range` ('0', '1', 'true', 'false'), sent as '0' or '1'.
+ * - `string`: free text, or a comma-separated list when `list` is set.
+ * - `date`: YYYY-MM-DD or ISO 8601 date-time.
+ */
+export type ParamType = 'integer' | 'number' | 'flag' | 'switch' | 'string' | 'date';
+
+/** Entity kinds whose names must match a known entity exactly (spec: ER0218 to ER0250). */
+export type ExactEntityKind = 'location' | 'brand' | 'disaster' | 'disease' | 'event' | 'sport';
+
+export interface ParamDef {
+  /** The API name, exactly as in the specification (`sentiment.overall.score.min`). */
+  readonly name: string;
+  readonly group: ParamGroup;
+  readonly type: ParamType;
+  /** One line for `--help`. */
+  readonly help: string;
+  /** Numeric bounds (inclusive unless `exclusiveMin`). */
+  readonly min?: number;
+  readonly max?: number;
+  readonly exclusiveMin?: boolean;
+  /** Length bounds of a string, or of each value of a list. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Allowed values (of each list value, for lists). */
+  readonly enum?: readonly string[];
+  /** A comma-separated list that takes at most this many values. */
+  readonly list?: number;
+  /** Each value (or each list value) must match; `patternHint` says what was expected. */
+  readonly pattern?: RegExp;
+  readonly patternHint?: string;
+  /** The error code the specification gives when the constraint is broken. */
+  readonly code?: string;
+  /** The API's default, shown in help. */
+  readonly default?: string | number;
+  /** Title-based filter: shares the 31-day window with `query` (ER0110). */
+  readonly titleWindow?: boolean;
+  /** The server silently drops this filter when it holds a wildcard, so the client refuses it. */
+  readonly noWildcard?: boolean;
+  /** A name that must match a known entity of this kind exactly (resolved with `--resolve`). */
+  readonly exactEntity?: ExactEntityKind;
+  /** An entity selector: makes `entity.sentiment.*` meaningful (ER0293). */
+  readonly entitySelector?: boolean;
+  /** Shell-completion values when they differ from `enum` (e.g. list values). */
+  readonly completions?: readonly string[];
+}
+
+/** A value as the user typed it (flag, `--param`, config) before validation. */
+export type RawValue = string | number | boolean;
+
+/** The typed request body: API names to JSON values. */
+export type RequestBody = Record<string, string | number>;
