@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Tiny shim: everything lives in the compiled CLI, which sets process.exitCode itself.
+// Tiny shim: the compiled CLI handles arguments, signals and the exit code.
 import { main } from '../dist/cli/main.js';
 
 await main(process.argv.slice(2));

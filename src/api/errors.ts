@@ -23,6 +23,8 @@ export class NewsError extends Error {
   override name = 'NewsError';
   /** An extra line for the user: what to do about it. */
   hint: string | undefined;
+  /** Lines shown as they are under the error line (a query with a caret under the fault). */
+  context: readonly string[] = [];
   constructor(message: string, options?: { hint?: string | undefined; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = options?.hint;
@@ -70,7 +72,11 @@ export class ApiError extends NewsError {
   }
 
   /** Builds the typed subclass for a status and an (optional) error envelope. */
-  static from(status: number, body: unknown, headers: Headers | Record<string, string> = {}): ApiError {
+  static from(
+    status: number,
+    body: unknown,
+    headers: Headers | Record<string, string> = {},
+  ): ApiError {
     const get = (name: string): string | undefined =>
       headers instanceof Headers
         ? (headers.get(name) ?? undefined)
@@ -80,7 +86,9 @@ export class ApiError extends NewsError {
     const requestId = envelope?.request_id ?? get('x-request-id') ?? undefined;
     const message =
       first?.message ??
-      (typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 200) : `HTTP ${status}`);
+      (typeof body === 'string' && body.trim() !== ''
+        ? body.trim().slice(0, 200)
+        : `HTTP ${status}`);
     const extra = {
       code: first?.code,
       requestId: requestId ?? undefined,
@@ -146,7 +154,9 @@ export class InterruptedError extends NewsError {
 }
 
 function isEnvelope(body: unknown): body is ApiErrorEnvelope {
-  return typeof body === 'object' && body !== null && Array.isArray((body as ApiErrorEnvelope).errors);
+  return (
+    typeof body === 'object' && body !== null && Array.isArray((body as ApiErrorEnvelope).errors)
+  );
 }
 
 /** Retry-After is either delta-seconds or an HTTP date. */

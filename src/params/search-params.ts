@@ -154,7 +154,8 @@ function range(
   ];
 }
 
-const flag = (name: string, group: ParamGroup, help: string): ParamDef => p(name, group, 'flag', help);
+const flag = (name: string, group: ParamGroup, help: string): ParamDef =>
+  p(name, group, 'flag', help);
 
 /** A comma-separated filter and its `ignore.` counterpart. */
 function pair(name: string, group: ParamGroup, what: string, extra: Extra): ParamDef[] {
@@ -164,23 +165,34 @@ function pair(name: string, group: ParamGroup, what: string, extra: Extra): Para
   ];
 }
 
-function entityName(kind: string, exact?: ExactEntityKind, code?: string): ParamDef[] {
+function entityName(kind: string, exact?: ExactEntityKind): ParamDef[] {
   const extra: Extra = {
     list: 3,
     maxLength: 120,
     noWildcard: true,
     entitySelector: true,
     ...(exact ? { exactEntity: exact } : {}),
-    ...(code ? { code } : {}),
   };
   const known = exact ? ' (must match a known entity exactly)' : '';
   return [
-    p(`${kind}.name`, 'Classification', 'string', `articles mentioning these ${kind} names${known}`, extra),
-    p(`ignore.${kind}.name`, 'Classification', 'string', `exclude articles mentioning these ${kind} names`, {
-      list: 3,
-      maxLength: 120,
-      noWildcard: true,
-    }),
+    p(
+      `${kind}.name`,
+      'Classification',
+      'string',
+      `articles mentioning these ${kind} names${known}`,
+      extra,
+    ),
+    p(
+      `ignore.${kind}.name`,
+      'Classification',
+      'string',
+      `exclude articles mentioning these ${kind} names`,
+      {
+        list: 3,
+        maxLength: 120,
+        noWildcard: true,
+      },
+    ),
   ];
 }
 
@@ -190,17 +202,31 @@ const SCORE: Extra = { min: -1, max: 1 };
 export const SEARCH_PARAMS: readonly ParamDef[] = [
   // Pagination and sorting
   p('page', 'Pagination', 'integer', 'page number', { min: 1, default: 1 }),
-  p('per_page', 'Pagination', 'integer', 'results per page (plan caps: Free 10, Starter 50, Basic 200)', {
-    min: 1,
-    max: 250,
-    default: 100,
-  }),
+  p(
+    'per_page',
+    'Pagination',
+    'integer',
+    'results per page (plan caps: Free 10, Starter 50, Basic 200)',
+    {
+      min: 1,
+      max: 250,
+      default: 100,
+    },
+  ),
   p('sort.by', 'Pagination', 'string', 'sort field', { enum: SORT_BY, default: 'published_at' }),
-  p('sort.order', 'Pagination', 'string', 'sort direction', { enum: ['asc', 'desc'], default: 'desc' }),
+  p('sort.order', 'Pagination', 'string', 'sort direction', {
+    enum: ['asc', 'desc'],
+    default: 'desc',
+  }),
 
   // Text, query and prompt
   p('title', 'Text', 'string', 'words or a "quoted phrase"~N in the title', TITLE_TEXT),
-  p('ignore.title', 'Text', 'string', 'exclude titles containing this text', TITLE_TEXT),
+  // Not title-based in the spec's sense: no 31-day window.
+  p('ignore.title', 'Text', 'string', 'exclude titles containing this text', {
+    minLength: 2,
+    maxLength: 100,
+    noWildcard: true,
+  }),
   p('title_starts_with', 'Text', 'string', 'titles starting with this text', TITLE_TEXT),
   p('title_ends_with', 'Text', 'string', 'titles ending with this text', TITLE_TEXT),
   p('title_pattern', 'Text', 'string', 'titles matching this pattern', {
@@ -208,14 +234,27 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     maxLength: 200,
     titleWindow: true,
   }),
-  p('query', 'Text', 'string', 'boolean query (see `news query fields`)', { maxLength: 4000, titleWindow: true }),
-  p('prompt', 'Text', 'string', 'plain-language request turned into filters (Basic plan and above)', {
-    minLength: 3,
-    maxLength: 500,
-    code: 'ER0800',
+  p('query', 'Text', 'string', 'boolean query (see `news query fields`)', {
+    maxLength: 4000,
+    titleWindow: true,
   }),
+  p(
+    'prompt',
+    'Text',
+    'string',
+    'plain-language request turned into filters (Basic plan and above)',
+    {
+      minLength: 3,
+      maxLength: 500,
+      code: 'ER0800',
+    },
+  ),
   p('search', 'Text', 'string', 'extra terms to highlight (needs --hl 1; never filters)'),
-  p('article.id', 'Text', 'string', 'article ids', { list: 5, pattern: DIGITS, patternHint: 'a numeric id' }),
+  p('article.id', 'Text', 'string', 'article ids', {
+    list: 5,
+    pattern: DIGITS,
+    patternHint: 'a numeric id',
+  }),
 
   // Dates
   p('published_at', 'Dates', 'date', 'published on this day (YYYY-MM-DD or ISO 8601)'),
@@ -233,7 +272,11 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     pattern: ISO_COUNTRY,
     patternHint: 'a two-letter ISO 3166-1 code',
   }),
-  ...pair('source.id', 'Source', 'these source ids', { list: 3, pattern: DIGITS, patternHint: 'a numeric id' }),
+  ...pair('source.id', 'Source', 'these source ids', {
+    list: 3,
+    pattern: DIGITS,
+    patternHint: 'a numeric id',
+  }),
   ...pair('source.domain', 'Source', 'these source domains', { list: 3 }),
   ...pair('source.bias', 'Source', 'sources of this political bias', { list: 3, enum: BIAS }),
   ...range('source.rank.opr', 'Source', 'integer', 'source authority score', { min: 0 }, false),
@@ -246,11 +289,16 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     pattern: /^medtop:\d+$/,
     patternHint: 'an IPTC media topic such as medtop:04000000',
   }),
-  ...pair('topic.id', 'Classification', 'these topics (<group>.<name>, see `news suggest topics`)', {
-    list: 3,
-    pattern: /^[\w-]+\.[\w.-]+$/,
-    patternHint: 'a topic slug such as industry.technology',
-  }),
+  ...pair(
+    'topic.id',
+    'Classification',
+    'these topics (<group>.<name>, see `news suggest topics`)',
+    {
+      list: 3,
+      pattern: /^[\w-]+\.[\w.-]+$/,
+      patternHint: 'a topic slug such as industry.technology',
+    },
+  ),
   ...pair('industry.id', 'Classification', 'these industry ids', {
     list: 3,
     pattern: DIGITS,
@@ -262,24 +310,43 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     patternHint: 'a numeric id',
     entitySelector: true,
   }),
-  p('ignore.entity.id', 'Classification', 'string', 'exclude articles mentioning these entity ids', {
-    list: 3,
-    pattern: DIGITS,
-    patternHint: 'a numeric id',
-  }),
+  p(
+    'ignore.entity.id',
+    'Classification',
+    'string',
+    'exclude articles mentioning these entity ids',
+    {
+      list: 3,
+      pattern: DIGITS,
+      patternHint: 'a numeric id',
+    },
+  ),
   ...entityName('person'),
   ...entityName('organization'),
-  ...entityName('location', 'location', 'ER0218'),
-  ...entityName('brand', 'brand', 'ER0222'),
-  ...entityName('disaster', 'disaster', 'ER0224'),
-  ...entityName('disease', 'disease', 'ER0226'),
-  ...entityName('event', 'event', 'ER0228'),
-  ...entityName('sport', 'sport', 'ER0250'),
-  p('entity.sentiment.polarity', 'Classification', 'string', 'sentiment toward the selected entities', {
-    enum: POLARITY,
-    code: 'ER0293',
-  }),
-  ...range('entity.sentiment.score', 'Classification', 'number', 'sentiment score toward the selected entities', SCORE, false),
+  ...entityName('location', 'location'),
+  ...entityName('brand', 'brand'),
+  ...entityName('disaster', 'disaster'),
+  ...entityName('disease', 'disease'),
+  ...entityName('event', 'event'),
+  ...entityName('sport', 'sport'),
+  p(
+    'entity.sentiment.polarity',
+    'Classification',
+    'string',
+    'sentiment toward the selected entities',
+    {
+      enum: POLARITY,
+      code: 'ER0293',
+    },
+  ),
+  ...range(
+    'entity.sentiment.score',
+    'Classification',
+    'number',
+    'sentiment score toward the selected entities',
+    SCORE,
+    false,
+  ),
   ...pair('event.type', 'Classification', 'these event types (see `news event-types`)', {
     list: 5,
     enum: EVENT_TYPES,
@@ -289,11 +356,20 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   // Sentiment
   ...(['overall', 'title', 'body'] as const).flatMap((part) => [
     ...range(`sentiment.${part}.score`, 'Sentiment', 'number', `${part} sentiment score`, SCORE),
-    p(`sentiment.${part}.polarity`, 'Sentiment', 'string', `${part} sentiment polarity`, { enum: POLARITY }),
+    p(`sentiment.${part}.polarity`, 'Sentiment', 'string', `${part} sentiment polarity`, {
+      enum: POLARITY,
+    }),
   ]),
   flag('sentiment.mixed', 'Sentiment', 'title polarity differs from body polarity'),
   flag('sentiment.consistent', 'Sentiment', 'title polarity equals body polarity'),
-  ...range('sentiment_gap', 'Sentiment', 'number', 'gap between title and body scores', { min: 0, max: 2 }, false),
+  ...range(
+    'sentiment_gap',
+    'Sentiment',
+    'number',
+    'gap between title and body scores',
+    { min: 0, max: 2 },
+    false,
+  ),
   flag('is_clickbait', 'Sentiment', 'clickbait titles'),
 
   // Media
@@ -319,16 +395,28 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   flag('has_mixed_media', 'Media', 'several kinds of media'),
 
   // Readability and length
-  ...range('readability.fk_grade', 'Readability', 'number', 'Flesch-Kincaid grade', { min: 0, max: 30 }),
-  ...range('readability.ease', 'Readability', 'number', 'Flesch reading ease', { min: 0, max: 100 }),
-  ...range('readability.ari', 'Readability', 'number', 'automated readability index', { min: 0, max: 30 }),
+  ...range('readability.fk_grade', 'Readability', 'number', 'Flesch-Kincaid grade', {
+    min: 0,
+    max: 30,
+  }),
+  ...range('readability.ease', 'Readability', 'number', 'Flesch reading ease', {
+    min: 0,
+    max: 100,
+  }),
+  ...range('readability.ari', 'Readability', 'number', 'automated readability index', {
+    min: 0,
+    max: 30,
+  }),
   p('readability.difficulty', 'Readability', 'string', 'reading difficulty', {
     enum: ['beginner', 'intermediate', 'advanced', 'expert'],
   }),
   p('readability.audience', 'Readability', 'string', 'intended audience', {
     enum: ['children', 'general', 'professional', 'academic'],
   }),
-  ...range('readability.age', 'Readability', 'integer', 'reading age in years', { min: 6, max: 22 }),
+  ...range('readability.age', 'Readability', 'integer', 'reading age in years', {
+    min: 6,
+    max: 22,
+  }),
   ...range('read_time', 'Readability', 'integer', 'reading time in minutes', { min: 0, max: 1000 }),
   flag('is_easy_read', 'Readability', 'reading ease 60 or more'),
   flag('is_difficult_read', 'Readability', 'reading ease under 40'),
@@ -342,13 +430,19 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   p('location.bbox', 'Location', 'string', 'bounding box minLat,maxLat,minLng,maxLng'),
   flag('has_location_geo', 'Location', 'has coordinates'),
   p('location.lat', 'Location', 'number', 'latitude of the search centre', { min: -90, max: 90 }),
-  p('location.lng', 'Location', 'number', 'longitude of the search centre', { min: -180, max: 180 }),
+  p('location.lng', 'Location', 'number', 'longitude of the search centre', {
+    min: -180,
+    max: 180,
+  }),
   p('location.radius', 'Location', 'number', 'radius in km around lat/lng (needs both)', {
     min: 0,
     exclusiveMin: true,
     max: 20000,
   }),
-  p('location.radius.min', 'Location', 'number', 'minimum distance in km from lat/lng', { min: 0, max: 20000 }),
+  p('location.radius.min', 'Location', 'number', 'minimum distance in km from lat/lng', {
+    min: 0,
+    max: 20000,
+  }),
 
   // Article flags and authors
   flag('is_duplicate', 'Flags', 'duplicates only (1) or none (0)'),
@@ -356,7 +450,11 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   flag('is_breaking', 'Flags', 'breaking news'),
   flag('is_high_quality', 'Flags', 'not duplicate, rank 5 or more, has images and an author'),
   flag('has_author', 'Flags', 'has an author'),
-  ...pair('author.id', 'Flags', 'these author ids', { list: 3, pattern: DIGITS, patternHint: 'a numeric id' }),
+  ...pair('author.id', 'Flags', 'these author ids', {
+    list: 3,
+    pattern: DIGITS,
+    patternHint: 'a numeric id',
+  }),
   ...pair('author.name', 'Flags', 'these author names (the first matching record only)', {
     list: 3,
     maxLength: 100,
@@ -365,9 +463,21 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
 
   // Highlighting
   p('hl', 'Highlighting', 'switch', 'highlight matches', { enum: SWITCH }),
-  p('hl.fl', 'Highlighting', 'string', 'fields to highlight', { list: 5, enum: HL_FIELDS, default: 'title,description' }),
-  p('hl.fragsize', 'Highlighting', 'integer', 'snippet size in characters', { min: 50, max: 500, default: 150 }),
-  p('hl.snippets', 'Highlighting', 'integer', 'snippets per field', { min: 1, max: 10, default: 3 }),
+  p('hl.fl', 'Highlighting', 'string', 'fields to highlight', {
+    list: 5,
+    enum: HL_FIELDS,
+    default: 'title,description',
+  }),
+  p('hl.fragsize', 'Highlighting', 'integer', 'snippet size in characters', {
+    min: 50,
+    max: 500,
+    default: 150,
+  }),
+  p('hl.snippets', 'Highlighting', 'integer', 'snippets per field', {
+    min: 1,
+    max: 10,
+    default: 3,
+  }),
   p('hl.tag.pre', 'Highlighting', 'string', 'tag before a match', { default: '<em>' }),
   p('hl.tag.post', 'Highlighting', 'string', 'tag after a match', { default: '</em>' }),
 
@@ -375,7 +485,10 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   p('facet', 'Facets', 'switch', 'compute facets', { enum: SWITCH }),
   p('facet.field', 'Facets', 'string', 'fields to facet on', { list: 5, enum: FACET_FIELDS }),
   p('facet.limit', 'Facets', 'integer', 'values per facet', { min: 1, max: 100, default: 10 }),
-  p('facet.mincount', 'Facets', 'integer', 'minimum count of a facet value', { min: 1, default: 1 }),
+  p('facet.mincount', 'Facets', 'integer', 'minimum count of a facet value', {
+    min: 1,
+    default: 1,
+  }),
   p('facet.range', 'Facets', 'switch', 'compute range facets', { enum: SWITCH }),
   p('facet.range.field', 'Facets', 'string', 'field for range facets'),
   p('facet.range.start', 'Facets', 'string', 'start of the range facets'),

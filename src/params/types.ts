@@ -31,6 +31,16 @@ export type ParamType = 'integer' | 'number' | 'flag' | 'switch' | 'string' | 'd
 /** Entity kinds whose names must match a known entity exactly (spec: ER0218 to ER0250). */
 export type ExactEntityKind = 'location' | 'brand' | 'disaster' | 'disease' | 'event' | 'sport';
 
+/** The code the service answers when such a name matches no known entity. */
+export const EXACT_ENTITY_CODES: Readonly<Record<ExactEntityKind, string>> = {
+  location: 'ER0218',
+  brand: 'ER0222',
+  disaster: 'ER0224',
+  disease: 'ER0226',
+  event: 'ER0228',
+  sport: 'ER0250',
+};
+
 export interface ParamDef {
   /** The API name, exactly as in the specification (`sentiment.overall.score.min`). */
   readonly name: string;
@@ -52,7 +62,7 @@ export interface ParamDef {
   /** Each value (or each list value) must match; `patternHint` says what was expected. */
   readonly pattern?: RegExp;
   readonly patternHint?: string;
-  /** The error code the specification gives when the constraint is broken. */
+  /** The error code the specification gives when a value breaks this parameter's constraints. */
   readonly code?: string;
   /** The API's default, shown in help. */
   readonly default?: string | number;

@@ -4,7 +4,12 @@
  * knows how an article is laid out.
  */
 
-/** One comparison from a `field:…` predicate, already validated against the field's type. */
+/**
+ * One comparison from a `field:…` predicate, already validated against the field's type.
+ * Values: `eq` carries text (numbers in canonical decimal form such as `5` or `-0.5`,
+ * flags `0`/`1`, dates as written); `gt`/`gte`/`lt`/`lte`/`range` carry numbers on
+ * numeric fields and the date text on `published_at` (read it with `dateTest`).
+ */
 export type Comparison =
   | { op: 'eq'; value: string }
   /** a quoted phrase; `slop` is the proximity after `~` (0 = exact phrase) */

@@ -1,0 +1,23 @@
+/**
+ * The API client as a library. Cheap to import: undici is loaded on the first
+ * request, so commands that never talk to the API (`--help`, `convert`) do not pay for it.
+ */
+export { NewsClient, createClient } from './client.js';
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+  TEST_MODE_NOTICE,
+} from './defaults.js';
+export type { RequestDescription } from './describe-request.js';
+export { shellQuote } from './describe-request.js';
+export * from './errors.js';
+export type { Envelope, Page, PageRequest, PaginateOptions, Requester } from './paginate.js';
+export { paginate } from './paginate.js';
+export { REDACTED, redactText, redactUrl } from './redact.js';
+export type { Transport, RawResponse, DispatcherKind } from './transport.js';
+export { dispatcherKindFor, proxySettings } from './transport.js';
+export type * from './types.js';

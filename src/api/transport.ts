@@ -1,0 +1,197 @@
+/**
+ * One HTTP attempt over undici with keep-alive. undici costs ~170 ms to
+ * import, so it is loaded on the first request, never at module load: the
+ * CLI's `--help` must not pay for it.
+ */
+import type { Dispatcher } from 'undici';
+import { ConnectionError } from './errors.js';
+import type { NetworkFailure } from './network-errors.js';
+import { classifyNetworkError } from './network-errors.js';
+import type { PreparedRequest } from './prepare-request.js';
+import { normaliseHeaders } from './response-meta.js';
+
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Why an attempt produced no response. */
+export type AttemptFailure =
+  | { kind: 'aborted' }
+  | { kind: 'timeout'; timeoutMs: number }
+  | { kind: 'network'; failure: NetworkFailure; cause: unknown };
+
+export class AttemptError extends Error {
+  override name = 'AttemptError';
+  constructor(readonly failure: AttemptFailure) {
+    super(failure.kind);
+  }
+}
+
+export interface Transport {
+  /** Resolves with any status; rejects with AttemptError (or ConnectionError for a bad proxy setting). */
+  send(
+    request: PreparedRequest,
+    options: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<RawResponse>;
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+/**
+ * The proxy variables, in any case (`https_proxy`, `HTTPS_PROXY`, `Https_Proxy`);
+ * lower case wins, as in curl. Undefined when none is set, so the plain Agent is used.
+ */
+export function proxySettings(
+  env: Readonly<Record<string, string | undefined>>,
+): ProxySettings | undefined {
+  const pick = (name: string): string | undefined => {
+    const lower = env[name.toLowerCase()];
+    if (lower !== undefined && lower !== '') return lower;
+    for (const [key, value] of Object.entries(env)) {
+      if (key.toLowerCase() === name.toLowerCase() && value !== undefined && value !== '')
+        return value;
+    }
+    return undefined;
+  };
+  const settings: ProxySettings = {};
+  const httpProxy = pick('http_proxy');
+  const httpsProxy = pick('https_proxy');
+  const noProxy = pick('no_proxy');
+  if (httpProxy !== undefined) settings.httpProxy = httpProxy;
+  if (httpsProxy !== undefined) settings.httpsProxy = httpsProxy;
+  if (noProxy !== undefined) settings.noProxy = noProxy;
+  return Object.keys(settings).length === 0 ? undefined : settings;
+}
+
+export type DispatcherKind = 'Agent' | 'EnvHttpProxyAgent';
+
+export function dispatcherKindFor(
+  env: Readonly<Record<string, string | undefined>>,
+): DispatcherKind {
+  return proxySettings(env) === undefined ? 'Agent' : 'EnvHttpProxyAgent';
+}
+
+type Undici = typeof import('undici');
+
+export class UndiciTransport implements Transport {
+  #loading:
+    | Promise<{
+        undici: Undici;
+        dispatcher: Dispatcher;
+        statusTexts: Record<number, string | undefined>;
+      }>
+    | undefined;
+  #dispatcher: Dispatcher | undefined;
+
+  constructor(private readonly options: TransportOptions) {}
+
+  /** Which dispatcher this transport uses (for tests and `-v`). */
+  get dispatcherKind(): DispatcherKind {
+    return dispatcherKindFor(this.options.env);
+  }
+
+  async send(
+    request: PreparedRequest,
+    { signal, timeoutMs }: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<RawResponse> {
+    if (signal?.aborted) throw new AttemptError({ kind: 'aborted' });
+    const { undici, dispatcher, statusTexts } = await this.#load();
+    // One controller per attempt: the caller's signal and our deadline both end it,
+    // and which one fired decides between InterruptedError and TimeoutError.
+    const attempt = new AbortController();
+    let timedOut = false;
+    const onAbort = (): void => attempt.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort(new Error('attempt deadline'));
+    }, timeoutMs);
+    try {
+      const response = await undici.request(request.url, {
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.bodyText ?? null,
+        dispatcher,
+        signal: attempt.signal,
+      });
+      const text = await response.body.text();
+      return {
+        status: response.statusCode,
+        statusText: statusTexts[response.statusCode] ?? '',
+        headers: normaliseHeaders(response.headers),
+        text,
+      };
+    } catch (err) {
+      if (timedOut) throw new AttemptError({ kind: 'timeout', timeoutMs });
+      if (signal?.aborted) throw new AttemptError({ kind: 'aborted' });
+      throw new AttemptError({ kind: 'network', failure: classifyNetworkError(err), cause: err });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    this.#loading = undefined;
+    this.#dispatcher = undefined;
+    // destroy, not close: a stuck keep-alive socket must not hold the process open.
+    if (dispatcher !== undefined) await dispatcher.destroy();
+  }
+
+  #load(): Promise<{
+    undici: Undici;
+    dispatcher: Dispatcher;
+    statusTexts: Record<number, string | undefined>;
+  }> {
+    this.#loading ??= (async () => {
+      const [undici, http] = await Promise.all([import('undici'), import('node:http')]);
+      const { connectTimeoutMs, timeoutMs } = this.options;
+      const agentOptions = {
+        connect: { timeout: connectTimeoutMs },
+        // Our own per-attempt deadline governs; these only stop undici's 300 s defaults from cutting in first.
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: 10_000,
+      };
+      const proxy = proxySettings(this.options.env);
+      let dispatcher: Dispatcher;
+      try {
+        dispatcher =
+          proxy === undefined
+            ? new undici.Agent(agentOptions)
+            : new undici.EnvHttpProxyAgent({
+                ...agentOptions,
+                // Explicit values (empty string = none) so undici does not read process.env itself.
+                httpProxy: proxy.httpProxy ?? '',
+                httpsProxy: proxy.httpsProxy ?? '',
+                noProxy: proxy.noProxy ?? '',
+                proxyTls: { timeout: connectTimeoutMs },
+              });
+      } catch (err) {
+        // The variable's value is not repeated: proxy URLs often carry credentials.
+        throw new ConnectionError('invalid proxy URL in HTTP_PROXY or HTTPS_PROXY', {
+          hint: 'proxy URLs look like http://host:port',
+          cause: err,
+        });
+      }
+      this.#dispatcher = dispatcher;
+      return { undici, dispatcher, statusTexts: http.STATUS_CODES };
+    })();
+    return this.#loading;
+  }
+}

@@ -1,0 +1,45 @@
+import type { ParamDef } from '../params/types.js';
+import type { RawParam } from '../params/validate.js';
+import type { Runtime } from './runtime.js';
+
+export interface ArgSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly required?: boolean;
+  readonly variadic?: boolean;
+}
+
+export interface OptionSpec {
+  /** Commander flags, e.g. `--all` or `--limit <n>`. */
+  readonly flags: string;
+  readonly description: string;
+  readonly default?: string | boolean;
+}
+
+/** What a handler receives: its arguments, its own options, and the API parameters the user gave. */
+export interface CommandInput {
+  readonly args: readonly string[];
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Parameter flags and `--param` assignments, unvalidated, in the order the table lists them. */
+  readonly params: readonly RawParam[];
+}
+
+/**
+ * A command is plain data; program.ts turns the list into commander.
+ * `params` names which parameter definitions become flags of this command.
+ */
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly args?: readonly ArgSpec[];
+  readonly params?: readonly ParamDef[];
+  /** Adds --all and --limit (and `--param`, when `params` is set). */
+  readonly paging?: boolean;
+  /** Adds --raw: print the untouched response body. */
+  readonly raw?: boolean;
+  readonly options?: readonly OptionSpec[];
+  readonly examples?: readonly string[];
+  readonly subcommands?: readonly CommandSpec[];
+  readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
+}

@@ -1,0 +1,23 @@
+import { redactKey } from '../redact-key.js';
+import type { CommandSpec } from '../command-spec.js';
+import { writeSingle } from '../single-record.js';
+
+export const balance: CommandSpec = {
+  name: 'balance',
+  summary: 'points and plan of the key (GET /v1/balance)',
+  raw: true,
+  async run(input, runtime) {
+    const spec = { method: 'GET', path: '/v1/balance' } as const;
+    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
+    const client = await runtime.client();
+    const response = await client.request<Record<string, unknown>>({
+      ...spec,
+      signal: runtime.signal,
+    });
+    const body = { ...response.body };
+    // The key never reaches output, even the one the server echoes back.
+    if (typeof body['api_key'] === 'string') body['api_key'] = redactKey(body['api_key']);
+    if (input.options['raw'] === true) return runtime.write(`${JSON.stringify(body)}\n`);
+    await writeSingle(runtime, body, 'news balance', ['plan', 'points', 'api_key']);
+  },
+};

@@ -1,0 +1,37 @@
+import { ResponseError } from '../../api/errors.js';
+import { SEARCH_PARAMS } from '../../params/search-params.js';
+import { buildRequestBody } from '../../params/validate.js';
+import type { CommandSpec } from '../command-spec.js';
+
+/** Count takes the search filters; paging, sorting, highlighting and facets mean nothing to it. */
+const COUNT_PARAMS = SEARCH_PARAMS.filter(
+  (d) => !['Pagination', 'Highlighting', 'Facets', 'Output'].includes(d.group),
+);
+
+export const count: CommandSpec = {
+  name: 'count',
+  summary: 'count matching articles (POST /v1/news/count); prints the number',
+  params: COUNT_PARAMS,
+  raw: true,
+  examples: ['news count --organization-name Tesla --published-at-start 2026-11-01'],
+  async run(input, runtime) {
+    const body = buildRequestBody(input.params, {
+      now: runtime.io.now(),
+      lookup: (name) => COUNT_PARAMS.find((d) => d.name === name),
+    });
+    const spec = { method: 'POST', path: '/v1/news/count', body } as const;
+    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
+    const client = await runtime.client();
+    if (input.options['raw'] === true) {
+      const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
+      return runtime.write(`${response.body}\n`);
+    }
+    const response = await client.request<{ count?: unknown }>({ ...spec, signal: runtime.signal });
+    const value = response.body.count;
+    if (typeof value !== 'number')
+      throw new ResponseError('the count response has no numeric "count" field');
+    if (response.mode === 'test' && value >= 100)
+      runtime.report.notice('test keys cap the count at 100');
+    await runtime.write(`${value}\n`);
+  },
+};

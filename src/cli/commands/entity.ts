@@ -1,0 +1,27 @@
+import { SEARCH_PARAMS } from '../../params/search-params.js';
+import type { CommandSpec } from '../command-spec.js';
+import { RESOLVE_OPTION } from '../resolve-names.js';
+import { numericId, runArticleFeed } from './article-feed.js';
+
+export const entity: CommandSpec = {
+  name: 'entity',
+  summary: "an entity's article feed, paged (POST /v1/news/entity/ID)",
+  description:
+    "The articles mentioning one entity: a person's or company's links.articles. Find ids with `news suggest entities PREFIX`, `news people` or `news companies`.",
+  args: [{ name: 'id', description: 'entity id' }],
+  params: SEARCH_PARAMS,
+  paging: true,
+  raw: true,
+  options: [RESOLVE_OPTION],
+  examples: [
+    'news entity 4211 --language-code en',
+    'news entity 4211 --sentiment-overall-polarity negative --all -o tesla.csv',
+  ],
+  run: (input, runtime) =>
+    runArticleFeed(
+      input,
+      runtime,
+      `/v1/news/entity/${numericId(input.args[0], 'the entity id')}`,
+      SEARCH_PARAMS,
+    ),
+};

@@ -1,0 +1,33 @@
+import type { CommandSpec } from '../command-spec.js';
+import { exportList } from '../single-record.js';
+
+interface EventTypes {
+  categories?: string[];
+  event_types?: { code: string; category: string }[];
+}
+
+export const eventTypes: CommandSpec = {
+  name: 'event-types',
+  summary: 'valid event types and their categories (GET /v1/news/event-types)',
+  raw: true,
+  async run(input, runtime) {
+    const spec = { method: 'GET', path: '/v1/news/event-types' } as const;
+    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
+    const client = await runtime.client();
+    if (input.options['raw'] === true) {
+      const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
+      return runtime.write(`${response.body}\n`);
+    }
+    const response = await client.request<EventTypes>({ ...spec, signal: runtime.signal });
+    // Grouped by category, then by code, so the table reads as a list per category.
+    const types = [...(response.body.event_types ?? [])].sort(
+      (a, b) => a.category.localeCompare(b.category) || a.code.localeCompare(b.code),
+    );
+    await exportList(
+      runtime,
+      types.map((t) => ({ category: t.category, code: t.code })),
+      'generic',
+      'news event-types',
+    );
+  },
+};

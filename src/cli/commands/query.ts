@@ -1,0 +1,44 @@
+import type { CommandSpec } from '../command-spec.js';
+import { exportList } from '../single-record.js';
+
+export const query: CommandSpec = {
+  name: 'query',
+  summary: 'check a --query offline (tree or error with its code), list its fields',
+  description:
+    'The query language is documented in docs/QUERY-LANGUAGE.md. Nothing here talks to the API.',
+  subcommands: [
+    {
+      name: 'check',
+      summary: 'parse a query: print its tree, or the error with a caret under the fault (exit 2)',
+      args: [{ name: 'text', description: 'the query, quoted for the shell' }],
+      examples: [
+        `news query check 'title:"interest rates"~5 AND {{entity.name:Tesla AND entity.sentiment.polarity:negative}}'`,
+      ],
+      async run(input, runtime) {
+        const { describeQuery, parseQuery, printQuery } = await import(
+          '../../params/query/index.js'
+        );
+        const { buildRequestBody } = await import('../../params/validate.js');
+        const text = input.args[0] ?? '';
+        // The same check `news search --query` makes, so the two can never disagree.
+        buildRequestBody([{ name: 'query', raw: text, label: 'query' }], { now: runtime.io.now() });
+        const tree = parseQuery(text);
+        await runtime.write(`${describeQuery(tree)}\ncanonical: ${printQuery(tree)}\n`);
+      },
+    },
+    {
+      name: 'fields',
+      summary: 'the fields a query can use, with their types and values',
+      async run(_input, runtime) {
+        const { queryFields } = await import('../../params/query/index.js');
+        const rows = queryFields().map((f) => ({
+          field: f.name,
+          type: f.type,
+          entity_block: f.inEntityBlock ? 'yes' : 'no',
+          values: f.values?.join(',') ?? '',
+        }));
+        await exportList(runtime, rows, 'generic', 'news query fields');
+      },
+    },
+  ],
+};

@@ -1,0 +1,27 @@
+import { SEARCH_PARAMS } from '../../params/search-params.js';
+import { buildRequestBody } from '../../params/validate.js';
+import type { CommandSpec } from '../command-spec.js';
+import { pagingFrom, runList } from '../list-runner.js';
+
+export const search: CommandSpec = {
+  name: 'search',
+  summary: 'search all articles (POST /v1/news/everything)',
+  params: SEARCH_PARAMS,
+  paging: true,
+  raw: true,
+  examples: [
+    'news search --title "rate cut" --language-code en -f table',
+    'news search --organization-name Tesla --sentiment-overall-polarity negative --all -f jsonl',
+    'news search --query \'title:"interest rates"~3 AND source.country.code:gb\' --limit 500 -o rates.csv',
+  ],
+  async run(input, runtime) {
+    const body = buildRequestBody(input.params, { now: runtime.io.now() });
+    await runList(
+      runtime,
+      { method: 'POST', path: '/v1/news/everything', body },
+      'article',
+      pagingFrom(input.options, 'body'),
+      input.options['raw'] === true,
+    );
+  },
+};

@@ -1,0 +1,23 @@
+import { SEARCH_PARAMS } from '../../params/search-params.js';
+import type { CommandSpec } from '../command-spec.js';
+import { numericId, runArticleFeed } from './article-feed.js';
+
+// The story request schema (spec/openapi.json) takes every search filter but prompt.
+const STORY_PARAMS = SEARCH_PARAMS.filter((d) => d.name !== 'prompt');
+
+export const story: CommandSpec = {
+  name: 'story',
+  summary: 'articles of the story an article belongs to (POST /v1/news/story/ID)',
+  args: [{ name: 'id', description: 'the id of an article in the story' }],
+  params: STORY_PARAMS,
+  paging: true,
+  raw: true,
+  examples: ['news story 123456', 'news story 123456 --language-code en --all -f jsonl'],
+  run: (input, runtime) =>
+    runArticleFeed(
+      input,
+      runtime,
+      `/v1/news/story/${numericId(input.args[0], 'the article id')}`,
+      STORY_PARAMS,
+    ),
+};

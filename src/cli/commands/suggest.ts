@@ -1,0 +1,62 @@
+import type { ApiRecord } from '../../output/types.js';
+import type { CommandSpec } from '../command-spec.js';
+import { chooseFormat } from '../list-runner.js';
+import { exportList } from '../single-record.js';
+
+type SuggestKind = 'entities' | 'categories' | 'topics' | 'industries';
+
+const RESOLVES: Readonly<Record<SuggestKind, string>> = {
+  entities: 'entity.id',
+  categories: 'category.id',
+  topics: 'topic.id',
+  industries: 'industry.id',
+};
+
+/** What a table shows: the id, the name, the type and the knowledge-base links next to it. */
+function row(item: ApiRecord): ApiRecord {
+  const links = (typeof item['links'] === 'object' && item['links'] !== null ? item['links'] : {}) as Record<string, unknown>;
+  const out: ApiRecord = { id: item['id'], name: item['name'] };
+  if (item['type'] !== undefined) out['type'] = item['type'];
+  if (item['taxonomy'] !== undefined) out['taxonomy'] = item['taxonomy'];
+  if (links['wikipedia'] !== undefined) out['wikipedia'] = links['wikipedia'];
+  if (links['wikidata'] !== undefined) out['wikidata'] = links['wikidata'];
+  return out;
+}
+
+function suggestCommand(kind: SuggestKind): CommandSpec {
+  return {
+    name: kind,
+    summary: `${kind} whose name starts with PREFIX; ids for ${RESOLVES[kind]} (GET /v1/suggest/${kind})`,
+    args: [{ name: 'prefix', description: 'the start of a name' }],
+    raw: true,
+    options: [{ flags: '--ids', description: 'print only the ids, one per line (for scripts)' }],
+    examples: [`news suggest ${kind} ${kind === 'topics' ? 'econ' : kind === 'entities' ? 'tesl' : 'bank'}`],
+    async run(input, runtime) {
+      const spec = { method: 'GET', path: `/v1/suggest/${kind}`, query: { prefix: input.args[0] ?? '' } } as const;
+      if (runtime.settings.dryRun) return runtime.printDryRun(spec);
+      const client = await runtime.client();
+      if (input.options['raw'] === true) {
+        const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
+        return runtime.write(`${response.body}\n`);
+      }
+      const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
+      const items = (Array.isArray(response.body) ? response.body : []).filter(
+        (i): i is ApiRecord => typeof i === 'object' && i !== null,
+      );
+      if (input.options['ids'] === true) {
+        return runtime.write(items.map((i) => `${String(i['id'])}\n`).join(''));
+      }
+      if (items.length === 0) runtime.report.notice(`no ${kind} start with "${input.args[0] ?? ''}"`);
+      // The table is the short view; every other format carries the records as the server sent them.
+      const table = (await chooseFormat(runtime)) === 'table' && runtime.settings.fields === undefined;
+      await exportList(runtime, table ? items.map(row) : items, 'generic');
+    },
+  };
+}
+
+export const suggest: CommandSpec = {
+  name: 'suggest',
+  summary: 'typeahead for entities, categories, topics and industries (GET /v1/suggest/…)',
+  description: 'Finds ids for --entity-id, --category-id, --topic-id and --industry-id, and the exact spelling of names.',
+  subcommands: (['entities', 'categories', 'topics', 'industries'] as const).map(suggestCommand),
+};

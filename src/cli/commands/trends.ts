@@ -1,0 +1,49 @@
+import { UsageError } from '../../api/errors.js';
+import { TRENDS_PARAMS, TREND_FIELDS } from '../../params/trends-params.js';
+import { buildRequestBody } from '../../params/validate.js';
+import type { CommandSpec } from '../command-spec.js';
+import { chooseFormat } from '../list-runner.js';
+import { exportList } from '../single-record.js';
+import { renderTrends, trendGroups, trendRecords } from '../views/trends-chart.js';
+
+const byName = new Map(TRENDS_PARAMS.map((d) => [d.name, d]));
+
+export const trends: CommandSpec = {
+  name: 'trends',
+  summary: 'trending sources, categories, topics, industries or entities (POST /v1/news/trends)',
+  description: `--field is required: ${TREND_FIELDS.join(', ')} (up to 5, comma-separated). On a terminal the counts and growth are drawn as a chart; -f exports the trend items.`,
+  params: TRENDS_PARAMS,
+  raw: true,
+  examples: [
+    'news trends --field entity.id --published-at-start 2026-11-01',
+    'news trends --field topic.id,source.id --per-page 20 -f csv',
+    'news trends --field entity.id --time-bucket day --language-code en',
+  ],
+  async run(input, runtime) {
+    const body = buildRequestBody(input.params, { now: runtime.io.now(), lookup: (n) => byName.get(n) });
+    if (body['field'] === undefined) {
+      throw new UsageError('trends needs --field', { hint: `one or more of ${TREND_FIELDS.join(', ')}` });
+    }
+    if (body['compare'] === '1' && body['compare_window'] === undefined) {
+      throw new UsageError('--compare 1 needs --compare-window', { hint: 'for example --compare-window 7DAYS' });
+    }
+    const spec = { method: 'POST', path: '/v1/news/trends', body } as const;
+    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
+    const client = await runtime.client();
+    if (input.options['raw'] === true) {
+      const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
+      return runtime.write(`${response.body}\n`);
+    }
+    const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
+    if (response.mode === 'test') {
+      runtime.report.notice('test key: the trend values are placeholders; counts, percentages and growth rates are real');
+    }
+    const groups = trendGroups(response.body);
+    const format = await chooseFormat(runtime);
+    const { output, fields } = runtime.settings;
+    if (format === 'table' && output === undefined && fields === undefined) {
+      return runtime.write(renderTrends(groups, runtime.io.stdout.columns ?? 80));
+    }
+    await exportList(runtime, trendRecords(groups), 'generic');
+  },
+};

@@ -1,0 +1,89 @@
+import {
+  ApiError,
+  AuthError,
+  ConnectionError,
+  InterruptedError,
+  NewsError,
+  NotFoundError,
+  PermissionError,
+  PointsError,
+  RateLimitError,
+  TimeoutError,
+  UsageError,
+} from '../api/errors.js';
+
+/** The contract's exit codes. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  points: 4,
+  network: 5,
+  interrupted: 130,
+} as const;
+
+export interface Failure {
+  readonly exitCode: number;
+  /** `error: …` and optional `hint: …` lines, without newlines. */
+  readonly lines: readonly string[];
+}
+
+function hintFor(error: ApiError): string | undefined {
+  if (error.hint) return error.hint;
+  if (error instanceof AuthError)
+    return 'check the key: --api-key, NEWS_API_KEY or `news config set api-key`';
+  if (error instanceof PermissionError) {
+    return error.code === 'ER0706'
+      ? 'prompt needs the Basic plan or above'
+      : 'the key lacks the scope or plan for this call';
+  }
+  if (error instanceof PointsError) return 'no points left: see `news balance`';
+  if (error instanceof RateLimitError)
+    return 'rate limit still hit after retries; wait and try again, or --retries N';
+  if (error instanceof NotFoundError && error.code === 'ER0151') return undefined;
+  return undefined;
+}
+
+/** The one place that turns an error into an exit code and the lines stderr shows. */
+export function describeFailure(error: unknown, verbose: boolean): Failure {
+  if (error instanceof UsageError) {
+    const [head, ...hint] = withHint(`error: ${error.message}`, error.hint);
+    return { exitCode: EXIT.usage, lines: [head!, ...error.context.map((l) => `  ${l}`), ...hint] };
+  }
+  if (error instanceof ApiError) {
+    const tags = [error.code, error.requestId ? `request id ${error.requestId}` : undefined].filter(
+      Boolean,
+    );
+    const head = `error: ${error.message} (HTTP ${error.status}${tags.length ? `, ${tags.join(', ')}` : ''})`;
+    const exitCode =
+      error instanceof AuthError || error instanceof PermissionError
+        ? EXIT.auth
+        : error instanceof PointsError || error instanceof RateLimitError
+          ? EXIT.points
+          : EXIT.failure;
+    return { exitCode, lines: withHint(head, hintFor(error)) };
+  }
+  if (error instanceof InterruptedError)
+    return { exitCode: EXIT.interrupted, lines: ['error: interrupted'] };
+  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+    return {
+      exitCode: EXIT.network,
+      lines: withHint(
+        `error: ${error.message}`,
+        error.hint ?? 'check the network or --base-url; --retries N retries more',
+      ),
+    };
+  }
+  if (error instanceof NewsError)
+    return { exitCode: EXIT.failure, lines: withHint(`error: ${error.message}`, error.hint) };
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = [`error: unexpected failure: ${message}`];
+  if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
+  else lines.push('hint: run again with --verbose for details');
+  return { exitCode: EXIT.failure, lines };
+}
+
+function withHint(head: string, hint: string | undefined): string[] {
+  return hint ? [head, `hint: ${hint}`] : [head];
+}

@@ -1,0 +1,102 @@
+import { CommanderError } from 'commander';
+import { InterruptedError } from '../api/errors.js';
+import { COMMANDS } from './commands/index.js';
+import type { CliIO } from './context.js';
+import { EXIT, describeFailure } from './exit-codes.js';
+import { buildProgram, usageErrorFromCommander } from './program.js';
+import { createReporter } from './reporter.js';
+import { Runtime } from './runtime.js';
+import { type GlobalFlags, resolveSettings } from './settings.js';
+
+export interface RunOptions {
+  /** Aborted on Ctrl-C; tests abort it to simulate one. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs one command line in-process and returns the exit code. Never throws. */
+export async function run(
+  argv: readonly string[],
+  io: CliIO,
+  options: RunOptions = {},
+): Promise<number> {
+  const signal = options.signal ?? new AbortController().signal;
+  let exitCode: number = EXIT.ok;
+  let verbose = argv.includes('--verbose') || argv.includes('-v');
+  const writeErr = (text: string) => io.stderr.write(text);
+
+  const fail = (error: unknown) => {
+    const interrupted = signal.aborted && !(error instanceof CommanderError);
+    const failure = describeFailure(
+      interrupted ? new InterruptedError('interrupted') : error,
+      verbose,
+    );
+    writeErr(`${failure.lines.join('\n')}\n`);
+    exitCode = failure.exitCode;
+  };
+
+  const launch = async (
+    globals: Record<string, unknown>,
+    handler: (runtime: Runtime) => Promise<void>,
+  ) => {
+    const settings = await resolveSettings(globals as GlobalFlags, io);
+    verbose = settings.verbose;
+    const runtime = new Runtime(
+      io,
+      settings,
+      createReporter(io.stderr, settings.quiet, settings.verbose),
+      signal,
+    );
+    try {
+      await handler(runtime);
+    } finally {
+      await runtime.close();
+    }
+  };
+
+  const program = buildProgram(COMMANDS, launch, (text) => io.stdout.write(text), writeErr);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+        return EXIT.ok;
+      if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') {
+        // `news` or `news webhooks` alone: help went to stderr; that is a usage error.
+        return EXIT.usage;
+      }
+      fail(usageErrorFromCommander(error));
+    } else {
+      fail(error);
+    }
+  }
+  return exitCode;
+}
+
+/** The real process: signals, EPIPE, exit code. Used by bin/news.js. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts += 1;
+    controller.abort();
+    // A second Ctrl-C, or a command that ignores the abort, still ends the process.
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // `news search | head -1`: the reader left; that is success, not a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  });
+
+  const io: CliIO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    now: () => new Date(),
+  };
+  // run() maps a failure after Ctrl-C to 130; a command that stops cleanly on it (mock serve) exits 0.
+  process.exitCode = await run(argv, io, { signal: controller.signal });
+}

@@ -1,0 +1,140 @@
+import type { NewsClient } from '../api/index.js';
+import { UsageError } from '../api/errors.js';
+import type { RequestSpec } from '../api/types.js';
+import type { CliIO, Reporter } from './context.js';
+import { PointsMeter } from './points-meter.js';
+import { MOCK_DEFAULT_KEY, type Settings } from './settings.js';
+import { VERSION } from './version.js';
+
+interface MockHandle {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Per-invocation services for command handlers: the client (started lazily,
+ * against the in-process mock with --mock), stdout writing that survives a
+ * closed pipe, and cleanup.
+ */
+export class Runtime {
+  private clientPromise: Promise<NewsClient> | undefined;
+  private readonly cleanups: (() => Promise<void>)[] = [];
+  /** Counts points for `-v`; set only when verbose. */
+  private meter: PointsMeter | undefined;
+  /** Set when stdout's reader went away (`| head`): stop producing, exit 0. */
+  stdoutClosed = false;
+
+  constructor(
+    readonly io: CliIO,
+    readonly settings: Settings,
+    readonly report: Reporter,
+    readonly signal: AbortSignal,
+  ) {}
+
+  /** The client for real requests; with --mock, the mock server starts here. */
+  client(): Promise<NewsClient> {
+    this.clientPromise ??= this.createClient();
+    return this.clientPromise;
+  }
+
+  private async createClient(): Promise<NewsClient> {
+    if (this.settings.profileMissing) {
+      throw new UsageError(
+        `no profile named "${this.settings.profile}" in ${this.settings.configPath}`,
+        {
+          hint: `create it with \`news config set api-key KEY --profile ${this.settings.profile}\``,
+        },
+      );
+    }
+    let baseUrl = this.settings.baseUrl;
+    let apiKey = this.settings.apiKey;
+    if (this.settings.mock) {
+      const { startMockServer } = await import('../mock/server.js');
+      const mock: MockHandle = await startMockServer({ port: 0, quiet: true });
+      this.cleanups.push(() => mock.close());
+      baseUrl = mock.url;
+      apiKey ??= MOCK_DEFAULT_KEY;
+      this.report.notice(`using the built-in mock at ${mock.url}: fixture data, not the real API`);
+    }
+    if (apiKey === undefined) {
+      throw new UsageError('no API key', {
+        hint: 'pass --api-key, set NEWS_API_KEY, run `news config set api-key KEY`, or try --mock',
+      });
+    }
+    return this.makeClient(baseUrl, apiKey);
+  }
+
+  private async makeClient(baseUrl: string, apiKey: string | undefined): Promise<NewsClient> {
+    const { NewsClient } = await import('../api/index.js');
+    const client = new NewsClient({
+      version: VERSION,
+      apiKey,
+      auth: this.settings.auth,
+      baseUrl,
+      timeoutMs: this.settings.timeoutMs,
+      retries: this.settings.retries,
+      signal: this.signal,
+      env: this.io.env,
+      onNotice: (m) => this.report.notice(m),
+      onRetry: (r) =>
+        this.report.debug(`retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`),
+    });
+    if (this.settings.verbose) {
+      this.meter = new PointsMeter();
+      this.meter.install(client, true);
+    }
+    this.cleanups.push(() => client.close());
+    return client;
+  }
+
+  /** `--dry-run`: what would be sent, key redacted, and the equivalent curl command. */
+  async printDryRun(spec: RequestSpec): Promise<void> {
+    const baseUrl = this.settings.mock ? 'http://127.0.0.1:<mock-port>' : this.settings.baseUrl;
+    const apiKey = this.settings.apiKey ?? (this.settings.mock ? MOCK_DEFAULT_KEY : undefined);
+    const { NewsClient } = await import('../api/index.js');
+    const client = new NewsClient({
+      version: VERSION,
+      apiKey,
+      auth: this.settings.auth,
+      baseUrl,
+      env: this.io.env,
+    });
+    const d = client.describeRequest(spec);
+    const lines = [`${d.method} ${d.url}`];
+    for (const [name, value] of Object.entries(d.headers)) lines.push(`${name}: ${value}`);
+    if (d.body !== undefined) lines.push('', JSON.stringify(d.body, null, 2));
+    lines.push('', d.curl, '');
+    await this.write(lines.join('\n'));
+  }
+
+  /** Writes to stdout, waiting for drain; a closed pipe ends output quietly. */
+  write(text: string): Promise<void> {
+    if (this.stdoutClosed) return Promise.resolve();
+    const out = this.io.stdout;
+    return new Promise((resolve) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') this.stdoutClosed = true;
+        resolve();
+      };
+      out.once('error', onError);
+      // The callback fires once the chunk is flushed: that is the backpressure.
+      out.write(text, () => {
+        out.off('error', onError);
+        resolve();
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    // Before the client closes: the summary may read the balance once more.
+    const points = await this.meter?.summary().catch(() => undefined);
+    if (points !== undefined) this.report.debug(points);
+    for (const cleanup of this.cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Cleanup failures must not hide the command's own result.
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import type { ApiRecord, RecordKind } from '../output/types.js';
+import { exportPages } from './export-pages.js';
+import { chooseFormat } from './list-runner.js';
+import type { Runtime } from './runtime.js';
+
+/** Exports an in-memory list (a response that is one array) in the chosen format. */
+export async function exportList(
+  runtime: Runtime,
+  records: readonly ApiRecord[],
+  kind: RecordKind,
+  title: string,
+): Promise<void> {
+  async function* once(): AsyncGenerator<readonly ApiRecord[]> {
+    yield records;
+  }
+  await exportPages(runtime, once(), kind, title);
+}
+
+/**
+ * One object (balance, a profile header): `key: value` lines on a terminal, a JSON
+ * object otherwise (and with -f json), any other format as a one-record list.
+ */
+export async function writeSingle(
+  runtime: Runtime,
+  record: ApiRecord,
+  title: string,
+  order: readonly string[] = [],
+): Promise<void> {
+  const format = await chooseFormat(runtime);
+  if (
+    format === 'json' &&
+    runtime.settings.output === undefined &&
+    runtime.settings.fields === undefined
+  ) {
+    return runtime.write(`${JSON.stringify(record, null, 2)}\n`);
+  }
+  if (
+    format === 'table' &&
+    runtime.settings.output === undefined &&
+    runtime.settings.fields === undefined
+  ) {
+    const keys = [
+      ...order.filter((k) => k in record),
+      ...Object.keys(record).filter((k) => !order.includes(k)),
+    ];
+    const width = Math.max(...keys.map((k) => k.length));
+    const lines = keys.map((k) => {
+      const value = record[k];
+      const text =
+        typeof value === 'number'
+          ? value.toLocaleString('en-US')
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value);
+      return `${k.padEnd(width)}  ${text}`;
+    });
+    return runtime.write(`${lines.join('\n')}\n`);
+  }
+  return exportList(runtime, [record], 'generic', title);
+}

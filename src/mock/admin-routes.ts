@@ -1,0 +1,102 @@
+/**
+ * Mock-only administration under /__mock, standing in for the account
+ * dashboard: no key, no rate limit, no injected faults. See docs/MOCK.md.
+ */
+import type { Accounts } from './accounts.js';
+import type { DeliveryLog } from './delivery-log.js';
+import { MockHttpError } from './error-envelope.js';
+import type { Article } from './fixtures/types.js';
+import { ADMIN_BODY_LIMIT, isPlainObject } from './http-io.js';
+import type { Router } from './router.js';
+import type { RouteDef } from './route-types.js';
+import { type WebhookStore, webhookView } from './webhooks-store.js';
+
+export interface AdminDeps {
+  accounts: Accounts;
+  webhooks: WebhookStore;
+  deliveries: DeliveryLog;
+  /** Normalises, indexes and announces posted articles; returns them as indexed. */
+  indexArticles(input: unknown): Article[];
+  /** Where a new subscription starts: the count of articles indexed so far. */
+  articleCount(): number;
+}
+
+export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void {
+  router
+    .add('POST', '/__mock/webhooks', {
+      auth: 'none',
+      admin: true,
+      handler: (ctx) => {
+        if (!isPlainObject(ctx.body)) {
+          throw new MockHttpError(
+            400,
+            undefined,
+            'Body must be a JSON object {url, filters, api_key}.',
+          );
+        }
+        const key = ctx.body['api_key'];
+        const account = typeof key === 'string' ? deps.accounts.get(key) : undefined;
+        if (account === undefined) {
+          throw new MockHttpError(400, undefined, 'api_key must be one of the mock fixture keys.');
+        }
+        const created = deps.webhooks.create(
+          account,
+          { url: ctx.body['url'], filters: ctx.body['filters'] },
+          deps.articleCount(),
+        );
+        // The only answer that ever shows the signing secret.
+        return { status: 201, body: { ...webhookView(created), secret: created.secret } };
+      },
+    })
+    .add('POST', '/__mock/webhooks/:id/enable', {
+      auth: 'none',
+      admin: true,
+      handler: (ctx) => ({
+        status: 200,
+        body: webhookView(deps.webhooks.enable(ctx.pathParams['id']!)),
+      }),
+    })
+    .add('POST', '/__mock/articles', {
+      auth: 'none',
+      admin: true,
+      bodyLimit: ADMIN_BODY_LIMIT,
+      handler: (ctx) => {
+        const articles = deps.indexArticles(ctx.body);
+        return {
+          status: 201,
+          body: { status: 'ok', indexed: articles.length, ids: articles.map((a) => a.id) },
+        };
+      },
+    })
+    .add('GET', '/__mock/deliveries', {
+      auth: 'none',
+      admin: true,
+      handler: (ctx) => {
+        const raw = ctx.params['webhook_id'];
+        const id = raw === undefined ? undefined : Number(raw);
+        if (id !== undefined && !Number.isInteger(id)) {
+          throw new MockHttpError(400, undefined, 'webhook_id must be an integer.');
+        }
+        return { status: 200, body: { status: 'ok', results: deps.deliveries.list(id) } };
+      },
+    })
+    // Balances and usage of every fixture key, for tests and curious humans.
+    .add('GET', '/__mock/accounts', {
+      auth: 'none',
+      admin: true,
+      handler: () => ({
+        status: 200,
+        body: {
+          status: 'ok',
+          results: deps.accounts.all().map((a) => ({
+            key: a.key,
+            plan: a.plan,
+            mode: a.mode,
+            points: a.points,
+            points_used: a.used,
+            scopes: [...a.scopes],
+          })),
+        },
+      }),
+    });
+}

@@ -1,0 +1,188 @@
+/**
+ * `POST /__mock/articles`: turns what a test sends (often only a title and a
+ * few fields) into complete articles and adds them to the fixture store and
+ * its indexes, so search, directories, streams and webhooks all see them.
+ * Missing fields get neutral values (no entities, no categories, neutral
+ * sentiment) so a posted article matches only the filters it asked for.
+ */
+import { MockHttpError } from './error-envelope.js';
+import type { Article, FixtureStore, Source } from './fixtures/types.js';
+import { isPlainObject } from './http-io.js';
+
+export function normalizeArticles(input: unknown, store: FixtureStore, now: Date): Article[] {
+  const items = Array.isArray(input) ? input : isPlainObject(input) ? [input] : undefined;
+  if (items === undefined) {
+    throw new MockHttpError(400, undefined, 'Body must be an array of article objects.');
+  }
+  let nextId = maxArticleId(store) + 1;
+  const seen = new Set<number>();
+  return items.map((item, i) => {
+    if (!isPlainObject(item))
+      throw new MockHttpError(400, undefined, `Article ${i} is not an object.`);
+    const id = item['id'] === undefined ? nextId++ : Number(item['id']);
+    if (!Number.isSafeInteger(id) || id <= 0) {
+      throw new MockHttpError(400, undefined, `Article ${i}: id must be a positive integer.`);
+    }
+    if (store.articleById.has(id) || seen.has(id)) {
+      throw new MockHttpError(409, undefined, `Article ${i}: id ${id} is already indexed.`);
+    }
+    seen.add(id);
+    nextId = Math.max(nextId, id + 1);
+    const published =
+      item['published_at'] === undefined ? now : new Date(String(item['published_at']));
+    if (Number.isNaN(published.getTime())) {
+      throw new MockHttpError(400, undefined, `Article ${i}: published_at is not a date.`);
+    }
+    const base = blankArticle(id, published, store.sources[0]);
+    const article = { ...base, ...item, id, published_at: published.toISOString() } as Article;
+    if (isPlainObject(item['source']))
+      article.source = { ...base.source, ...item['source'] } as Article['source'];
+    return article;
+  });
+}
+
+/** Adds articles to the store's list (kept newest first) and every index the store declares. */
+export function indexArticles(store: FixtureStore, articles: readonly Article[]): void {
+  if (articles.length === 0) return;
+  mergeNewestFirst(store, articles);
+  const position = new Map<number, number>();
+  for (const [i, a] of store.articles.entries()) position.set(a.id, i);
+  const byPosition = (a: Article, b: Article): number => position.get(a.id)! - position.get(b.id)!;
+
+  const touched = new Set<Article[]>();
+  const add = <K>(map: Map<K, Article[]>, key: K, article: Article): void => {
+    let list = map.get(key);
+    if (list === undefined) {
+      list = [];
+      map.set(key, list);
+    }
+    list.push(article);
+    touched.add(list);
+  };
+  for (const article of articles) {
+    store.articleById.set(article.id, article);
+    for (const entity of article.entities) {
+      add(store.articlesByEntityId, entity.id, article);
+      if (!store.entityById.has(entity.id)) {
+        const known = {
+          id: entity.id,
+          name: entity.name,
+          type: entity.type,
+          links: entity.links,
+          metadata: entity.metadata,
+        };
+        store.entityById.set(entity.id, known);
+        store.suggest.entities.push(known);
+      }
+    }
+    add(store.articlesByStoryId, article.story.id, article);
+    if (article.author.id !== null) add(store.articlesByAuthorId, article.author.id, article);
+    add(store.articlesBySourceId, article.source.id, article);
+  }
+  // Index lists keep the order of `articles`; only the lists that grew need sorting again.
+  for (const list of touched) list.sort(byPosition);
+}
+
+/** A merge, not a sort: the store already holds 100 000 articles in order, with their times. */
+function mergeNewestFirst(store: FixtureStore, added: readonly Article[]): void {
+  const fresh = added
+    .map((article) => ({ article, ms: Date.parse(article.published_at) }))
+    .sort((a, b) => b.ms - a.ms || b.article.id - a.article.id);
+  const old = store.articles;
+  const oldMs = store.publishedMs;
+  const articles: Article[] = new Array(old.length + fresh.length);
+  const times = new Float64Array(old.length + fresh.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < articles.length; k++) {
+    const next = fresh[j];
+    const takeFresh =
+      next !== undefined &&
+      (i >= old.length ||
+        next.ms > oldMs[i]! ||
+        (next.ms === oldMs[i]! && next.article.id > old[i]!.id));
+    if (takeFresh) {
+      articles[k] = next.article;
+      times[k] = next.ms;
+      j++;
+    } else {
+      articles[k] = old[i]!;
+      times[k] = oldMs[i]!;
+      i++;
+    }
+  }
+  // In place, so anyone holding the array (the search engine) sees the new articles too.
+  old.length = 0;
+  for (const article of articles) old.push(article);
+  store.publishedMs = times;
+}
+
+function maxArticleId(store: FixtureStore): number {
+  let max = 0;
+  for (const id of store.articleById.keys()) if (id > max) max = id;
+  return max;
+}
+
+function blankArticle(id: number, published: Date, source: Source | undefined): Article {
+  const neutral = { score: 0, polarity: 'neutral' as const };
+  return {
+    id,
+    href: `https://${source?.domain ?? 'example.com'}/mock/${id}`,
+    published_at: published.toISOString(),
+    title: `Mock article ${id}`,
+    description: '',
+    body: '',
+    body_html: '',
+    language: source?.language ?? 'en',
+    translations: { en: { title: null, description: null } },
+    author: { id: null, name: '' },
+    categories: [],
+    topics: [],
+    industries: [],
+    entities: [],
+    locations_mentioned: [],
+    source: {
+      id: source?.id ?? 0,
+      domain: source?.domain ?? 'example.com',
+      home_page_url: source?.home_page_url ?? 'https://example.com',
+      type: source?.type ?? 'news',
+      bias: source?.bias ?? 'center',
+      rankings: { opr: source?.rank ?? 0 },
+      location: {
+        country_name: source?.country_name ?? '',
+        country_code: source?.country_code ?? '',
+      },
+      favicon: source?.favicon ?? '',
+      name: source?.name ?? 'Example',
+      is_premium: source?.is_premium ?? false,
+      is_verified: source?.is_verified ?? false,
+    },
+    sentiment: { overall: neutral, title: neutral, body: neutral },
+    summary: [],
+    readability: {
+      flesch_kincaid_grade: 8,
+      flesch_reading_ease: 60,
+      automated_readability_index: 8,
+      difficulty_level: 'intermediate',
+      target_audience: 'general',
+      reading_age: 14,
+      avg_words_per_sentence: 15,
+      avg_syllables_per_word: 1.5,
+    },
+    keywords: [],
+    links: [],
+    media: [],
+    shares: { total: 0, facebook: 0, twitter: 0, reddit: 0 },
+    story: { id, uri: `story-${id}` },
+    is_duplicate: false,
+    is_free: true,
+    is_breaking: false,
+    is_clickbait: false,
+    events: [],
+    read_time: 1,
+    sentences_count: 0,
+    paragraphs_count: 0,
+    words_count: 0,
+    characters_count: 0,
+  };
+}

@@ -1,0 +1,203 @@
+import type { EngineCore } from '../search/core.js';
+import { DAY_MS, startOfDay } from '../search/dates.js';
+import type { Doc } from '../search/types.js';
+
+/** The insight blocks of /v1/news/local (spec/openapi.json), each 1 extra point. */
+export const INSIGHTS = [
+  'mood',
+  'hotspots',
+  'events',
+  'entities',
+  'bias',
+  'sources',
+  'timeline',
+  'top_categories',
+  'top_topics',
+  'breaking',
+  'velocity',
+  'movers',
+] as const;
+
+const TOP = 10;
+const round = (n: number, digits = 3): number => Math.round(n * 10 ** digits) / 10 ** digits;
+const avg = (xs: readonly number[]): number | null =>
+  xs.length === 0 ? null : round(xs.reduce((a, b) => a + b, 0) / xs.length);
+
+function tally<K>(docs: readonly Doc[], keys: (d: Doc) => readonly K[]): Map<K, Doc[]> {
+  const m = new Map<K, Doc[]>();
+  for (const d of docs) {
+    for (const k of new Set(keys(d))) {
+      const list = m.get(k);
+      if (list) list.push(d);
+      else m.set(k, [d]);
+    }
+  }
+  return m;
+}
+
+/** Largest groups first; ties by key so answers are stable. */
+function top<K>(m: Map<K, Doc[]>, n = TOP): [K, Doc[]][] {
+  return [...m]
+    .sort((a, b) => b[1].length - a[1].length || String(a[0]).localeCompare(String(b[0])))
+    .slice(0, n);
+}
+
+const ENTITY_TYPE_IDS: Readonly<Record<string, number>> = {
+  person: 1,
+  location: 2,
+  organization: 3,
+  brand: 4,
+  product: 5,
+  'natural-disaster': 6,
+  disease: 7,
+  event: 8,
+  sport: 9,
+  unknown: 10,
+};
+
+/**
+ * The `local_insights` blocks over the matching articles. Windows the provider
+ * does not define: velocity counts the last 24 hours; movers compare the last
+ * 24 hours with the daily average of the 14 days before.
+ */
+export function insightBlocks(
+  blocks: readonly string[],
+  docs: readonly Doc[],
+  core: EngineCore,
+  now: number,
+): Record<string, unknown> {
+  const { store } = core.index;
+  const out: Record<string, unknown> = {};
+  const recent = (d: Doc) => d.publishedAt > now - DAY_MS;
+  for (const block of blocks) {
+    switch (block) {
+      case 'mood': {
+        const distribution = { positive: 0, neutral: 0, negative: 0 };
+        for (const d of docs) distribution[d.polarityOverall]++;
+        out['mood'] = { avg_sentiment: avg(docs.map((d) => d.sentimentOverall)), distribution };
+        break;
+      }
+      case 'hotspots': {
+        // One decimal degree (about 11 km) cells around each article's nearest place.
+        const cells = tally(docs, (d) =>
+          d.places[0] ? [`${d.places[0].lat.toFixed(1)},${d.places[0].lng.toFixed(1)}`] : [],
+        );
+        out['hotspots'] = top(cells).map(([k, list]) => {
+          const [lat, lng] = k.split(',').map(Number);
+          return { lat: lat ?? 0, lng: lng ?? 0, count: list.length };
+        });
+        break;
+      }
+      case 'events': {
+        const byType = tally(docs, (d) => d.eventTypes);
+        out['top_events'] = top(byType).map(([type, list]) => ({
+          type,
+          category: store.eventTypes.find((e) => e.code === type)?.category ?? null,
+          count: list.length,
+          avg_sentiment: avg(list.map((d) => d.sentimentOverall)),
+        }));
+        break;
+      }
+      case 'entities': {
+        const byId = tally(docs, (d) => d.entities.map((e) => e.id));
+        out['top_entities'] = top(byId).map(([id, list]) => {
+          const e = store.entityById.get(id);
+          return {
+            id,
+            name: e?.name ?? null,
+            type_id: e ? (ENTITY_TYPE_IDS[e.type] ?? null) : null,
+            count: list.length,
+          };
+        });
+        break;
+      }
+      case 'bias': {
+        const byBias = tally(docs, (d) => [d.sourceBias]);
+        out['bias_split'] = Object.fromEntries(
+          [...byBias].map(([bias, list]) => [
+            bias,
+            { count: list.length, avg_sentiment: avg(list.map((d) => d.sentimentOverall)) },
+          ]),
+        );
+        break;
+      }
+      case 'sources': {
+        const bySource = tally(docs, (d) => (d.sourceId === null ? [] : [d.sourceId]));
+        out['top_sources'] = top(bySource).map(([id, list]) => {
+          const s = store.sourceById.get(id);
+          return {
+            id,
+            domain: s?.domain ?? null,
+            bias: s?.bias ?? null,
+            opr: s?.rank ?? null,
+            count: list.length,
+          };
+        });
+        break;
+      }
+      case 'timeline': {
+        const byDay = tally(docs, (d) => [
+          new Date(startOfDay(d.publishedAt)).toISOString().slice(0, 10),
+        ]);
+        out['timeline'] = Object.fromEntries(
+          [...byDay].sort((a, b) => a[0].localeCompare(b[0])).map(([k, l]) => [k, l.length]),
+        );
+        break;
+      }
+      case 'top_categories': {
+        const byCat = tally(docs, (d) => d.categoryIds);
+        out['top_categories'] = top(byCat).map(([id, list]) => ({
+          id,
+          name:
+            store.suggest.categories.find((c) => `medtop:${String(c.id).padStart(8, '0')}` === id)
+              ?.name ?? null,
+          count: list.length,
+        }));
+        break;
+      }
+      case 'top_topics': {
+        const byTopic = tally(docs, (d) => d.topicIds);
+        out['top_topics'] = top(byTopic).map(([id, list]) => ({
+          id,
+          name: store.suggest.topics.find((t) => t.id.toLowerCase() === id)?.name ?? null,
+          count: list.length,
+        }));
+        break;
+      }
+      case 'breaking': {
+        const n = docs.filter((d) => d.isBreaking).length;
+        out['breaking'] = {
+          count: n,
+          share: docs.length === 0 ? 0 : round((100 * n) / docs.length, 2),
+        };
+        break;
+      }
+      case 'velocity': {
+        const n = docs.filter(recent).length;
+        out['velocity'] = { articles_per_hour: round(n / 24, 3), window_hours: 24 };
+        break;
+      }
+      case 'movers': {
+        const baselineStart = now - 15 * DAY_MS;
+        const before = (d: Doc) =>
+          d.publishedAt > baselineStart && !recent(d) && d.publishedAt <= now;
+        const nowCounts = tally(docs.filter(recent), (d) => d.entities.map((e) => e.id));
+        const baseCounts = tally(docs.filter(before), (d) => d.entities.map((e) => e.id));
+        out['movers'] = top(nowCounts).map(([id, list]) => {
+          const baseline = Math.round((baseCounts.get(id)?.length ?? 0) / 14);
+          return {
+            type: 'entity',
+            id,
+            name: store.entityById.get(id)?.name ?? null,
+            count_now: list.length,
+            count_baseline: baseline,
+            growth_pct:
+              baseline === 0 ? null : round((100 * (list.length - baseline)) / baseline, 1),
+          };
+        });
+        break;
+      }
+    }
+  }
+  return out;
+}

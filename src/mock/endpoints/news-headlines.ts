@@ -1,0 +1,16 @@
+import { type EngineCore, pagedSearch } from '../search/core.js';
+import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+
+/** openapi: top headlines come from high-authority sources, "OPR rank >= 5". */
+export const HEADLINE_MIN_RANK = 5;
+
+/**
+ * /v1/news/top-headlines: the search over high-authority sources, ranked by
+ * authority (then newest first) unless sort.by says otherwise.
+ */
+export function headlines(core: EngineCore, params: Params, ctx: SearchContext): EngineResult {
+  return pagedSearch(core, params, ctx, {
+    filters: [(d: Doc) => d.sourceRank >= HEADLINE_MIN_RANK],
+    defaultSort: (d: Doc) => d.sourceRank,
+  });
+}

@@ -1,0 +1,61 @@
+/** Reading request bodies and writing JSON answers, with the limits the mock enforces. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MockHttpError } from './error-envelope.js';
+
+/** API bodies are filter sets: 1 MiB is generous. */
+export const API_BODY_LIMIT = 1024 * 1024;
+/** `POST /__mock/articles` may carry thousands of full articles. */
+export const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(limit: number): MockHttpError {
+  return new MockHttpError(413, undefined, `Request body larger than ${limit} bytes.`);
+}
+
+/** An empty body is `undefined`; anything else must be JSON. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new MockHttpError(400, undefined, `Request body is not valid JSON: ${detail}`);
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: unknown,
+): void {
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}

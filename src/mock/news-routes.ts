@@ -1,0 +1,160 @@
+/**
+ * The /v1/news/* routes: every one accepts GET with query parameters and POST
+ * with a JSON body (merged by the server), and hands the work to the search
+ * engine. The engine says what a request costs; the server charges it.
+ */
+import { PLAN_LIMITS } from './accounts.js';
+import type { ArticleBus } from './article-bus.js';
+import type { EngineResult, NewsEngine, SearchContext } from './engine-adapter.js';
+import { MockHttpError } from './error-envelope.js';
+import { isPlainObject } from './http-io.js';
+import type { Method, Router } from './router.js';
+import type { JsonReply, RouteContext, RouteDef } from './route-types.js';
+import { openStream } from './stream.js';
+
+const BOTH: readonly Method[] = ['GET', 'POST'];
+
+export function searchContext(ctx: RouteContext): SearchContext {
+  const account = ctx.account!;
+  return {
+    now: ctx.clock.now(),
+    mode: account.mode,
+    plan: account.plan,
+    perPageCap: PLAN_LIMITS[account.plan].perPage,
+    path: ctx.url.pathname,
+    requestId: ctx.requestId,
+    baseUrl: ctx.baseUrl,
+  };
+}
+
+function reply(result: EngineResult): JsonReply {
+  return { status: 200, body: result.body, cost: result.points };
+}
+
+export function addNewsRoutes(
+  router: Router<RouteDef>,
+  engine: () => NewsEngine,
+  bus: ArticleBus,
+): void {
+  const news = (run: (ctx: RouteContext, sc: SearchContext) => EngineResult): RouteDef => ({
+    auth: 'key',
+    scope: 'news:read',
+    metered: true,
+    handler: (ctx) => {
+      if (ctx.body !== undefined && !isPlainObject(ctx.body)) {
+        throw new MockHttpError(
+          400,
+          undefined,
+          'The JSON body must be an object of search parameters.',
+        );
+      }
+      return reply(run(ctx, searchContext(ctx)));
+    },
+  });
+
+  router
+    .add(
+      BOTH,
+      '/v1/news/everything',
+      news((c, sc) => engine().everything(c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/top-headlines',
+      news((c, sc) => engine().headlines(c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/story/:articleId',
+      news((c, sc) => engine().story(c.pathParams['articleId']!, c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/article',
+      news((c, sc) => engine().article(c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/count',
+      news((c, sc) => engine().count(c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/trends',
+      news((c, sc) => engine().trends(c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/local',
+      news((c, sc) => engine().local(c.params, sc)),
+    )
+    .add(
+      BOTH,
+      '/v1/news/entity/:entityId',
+      news((c, sc) => engine().entityFeed(c.pathParams['entityId']!, c.params, sc)),
+    )
+    // The OpenAPI document's classification feeds: search with the path's id as the filter.
+    .add(
+      BOTH,
+      '/v1/news/category/:taxonomy/:categoryId',
+      news((c, sc) =>
+        engine().everything(
+          { ...c.params, 'category.id': categorySlug(c.pathParams['categoryId']!) },
+          sc,
+        ),
+      ),
+    )
+    .add(
+      BOTH,
+      '/v1/news/topic/:topicId',
+      news((c, sc) =>
+        engine().everything({ ...c.params, 'topic.id': c.pathParams['topicId']! }, sc),
+      ),
+    )
+    .add(
+      BOTH,
+      '/v1/news/industry/:industryId',
+      news((c, sc) =>
+        engine().everything({ ...c.params, 'industry.id': c.pathParams['industryId']! }, sc),
+      ),
+    )
+    // Reference data: free, so an exhausted key can still read it.
+    .add(BOTH, '/v1/news/event-types', {
+      auth: 'key',
+      scope: 'news:read',
+      handler: () => reply(engine().eventTypes()),
+    })
+    .add('GET', '/v1/news/stream', {
+      auth: 'key',
+      scope: 'news:read',
+      metered: true,
+      handler: (ctx) => openStream(ctx, engine(), bus, searchContext(ctx)),
+    })
+    .add(['GET', 'POST'], '/v1/news/ws', {
+      auth: 'key',
+      scope: 'news:read',
+      handler: websocketNotYet,
+    })
+    .add(['GET', 'POST'], '/v1/news/raw', { auth: 'key', handler: notServed })
+    .add(['GET', 'POST'], '/v1/fact-check', { auth: 'key', handler: notServed });
+}
+
+export const WEBSOCKET_MESSAGE =
+  'The WebSocket stream is not served by this mock yet; use the server-sent events stream at /v1/news/stream.';
+
+function websocketNotYet(): JsonReply {
+  throw new MockHttpError(426, undefined, WEBSOCKET_MESSAGE);
+}
+
+function notServed(ctx: RouteContext): JsonReply {
+  throw new MockHttpError(
+    501,
+    undefined,
+    `${ctx.url.pathname} is in the provider's OpenAPI document but not in the specification the mock serves.`,
+  );
+}
+
+/** `/v1/news/category/iptc_mediatopics/4000000` or `…/medtop:04000000` → `medtop:04000000`. */
+function categorySlug(id: string): string {
+  return /^\d+$/.test(id) ? `medtop:${id.padStart(8, '0')}` : id;
+}

@@ -1,0 +1,124 @@
+import type { Article, FixtureStore } from '../fixtures/types.js';
+import { categorySlug, toDoc } from './doc.js';
+import type { FacetField, FacetLookup } from './facets.js';
+import type { PromptVocabulary } from './prompt.js';
+import type { Doc } from './types.js';
+
+/**
+ * The store's articles indexed for the engine, plus the lookups filters need.
+ * Rebuilt when the store grows (POST /__mock/articles adds articles in place).
+ */
+export class ArticleIndex {
+  docs: Doc[] = [];
+  byId = new Map<number, Doc>();
+  private indexed: { length: number; times: Float64Array | undefined } = {
+    length: -1,
+    times: undefined,
+  };
+  private authors = new Map<string, number>();
+  /** Entity type → lower-case names of the known entities of that type. */
+  private names = new Map<string, Set<string>>();
+  private countryIds = new Map<string, number>();
+  private languageIds = new Map<string, number>();
+
+  constructor(readonly store: FixtureStore) {
+    this.refresh();
+  }
+
+  /** Re-indexes when the store's article list changed since the last call. */
+  refresh(): void {
+    const { articles, publishedMs } = this.store;
+    if (this.indexed.length === articles.length && this.indexed.times === publishedMs) return;
+    const aligned = publishedMs.length === articles.length;
+    this.docs = articles.map((a, i) =>
+      toDoc(a, aligned ? (publishedMs[i] as number) : Date.parse(a.published_at)),
+    );
+    this.byId = new Map(this.docs.map((d) => [d.id, d]));
+    this.indexed = { length: articles.length, times: publishedMs };
+    this.buildLookups();
+  }
+
+  private buildLookups(): void {
+    const { store } = this;
+    this.authors = new Map();
+    // A journalist's id is the first author record merged under the name.
+    for (const j of store.journalists) this.authors.set(j.name.toLowerCase(), j.id);
+    for (const d of this.docs) {
+      if (d.authorId === null) continue;
+      const key = d.authorName.toLowerCase();
+      const known = this.authors.get(key);
+      if (known === undefined) this.authors.set(key, d.authorId);
+    }
+    this.names = new Map();
+    for (const e of store.suggest.entities) {
+      let set = this.names.get(e.type);
+      if (set === undefined) {
+        set = new Set();
+        this.names.set(e.type, set);
+      }
+      set.add(e.name.toLowerCase());
+    }
+    this.countryIds = new Map(store.countries.map((c) => [c.code.toLowerCase(), c.id]));
+    this.languageIds = new Map(store.languages.map((l) => [l.code.toLowerCase(), l.id]));
+  }
+
+  firstAuthorId = (nameLower: string): number | undefined => this.authors.get(nameLower);
+
+  /** Whether an entity of this schema type has exactly this name (case-insensitive). */
+  knowsEntity(type: string, name: string): boolean {
+    return this.names.get(type)?.has(name.trim().toLowerCase()) ?? false;
+  }
+
+  toDoc(article: Article): Doc {
+    return this.byId.get(article.id)?.source === article
+      ? (this.byId.get(article.id) as Doc)
+      : toDoc(article, Date.parse(article.published_at));
+  }
+
+  get facetLookup(): FacetLookup {
+    const { store } = this;
+    return {
+      countryId: (code) => this.countryIds.get(code),
+      languageId: (code) => this.languageIds.get(code),
+      name: (field: FacetField, value: string) => {
+        switch (field) {
+          case 'source.id':
+            return store.sourceById.get(Number(value))?.domain;
+          case 'source.country.id':
+            return store.countries.find((c) => String(c.id) === value)?.name;
+          case 'language.id':
+            return store.languages.find((l) => String(l.id) === value)?.name;
+          case 'category.id':
+            return store.suggest.categories.find((c) => categorySlug(c.id) === value)?.name;
+          case 'topic.id':
+            return store.suggest.topics.find((t) => t.id.toLowerCase() === value)?.name;
+          case 'industry.id':
+            return store.suggest.industries.find((i) => String(i.id) === value)?.name;
+          case 'entity.id':
+            return store.entityById.get(Number(value))?.name;
+          case 'author.id':
+            return this.byIdAuthorName(Number(value));
+          default:
+            return undefined;
+        }
+      },
+    };
+  }
+
+  private byIdAuthorName(id: number): string | undefined {
+    const list = this.store.articlesByAuthorId.get(id);
+    return list?.[0]?.author.name;
+  }
+
+  get promptVocabulary(): PromptVocabulary {
+    const { store } = this;
+    return {
+      languages: store.languages,
+      countries: store.countries,
+      entities: store.suggest.entities,
+      topics: store.suggest.topics,
+      categories: store.suggest.categories,
+      eventTypes: store.eventTypes.map((e) => e.code),
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import type { ParamDef, RawValue } from '../../params/types.js';
+import { checkValue, splitList } from '../../params/values.js';
+import type { Params } from './types.js';
+
+export type Value = string | number;
+
+export interface ParsedParams {
+  /** Valid values of the parameters `defs` names, converted (numbers as numbers, lists joined). */
+  readonly values: ReadonlyMap<string, Value>;
+  /** Parameters that were sent but not applied, with the rule they broke. */
+  readonly invalid: ReadonlyMap<string, { rule: string; code?: string | undefined }>;
+}
+
+/** A query-string value, a JSON value or a JSON array of them; anything else is not a value. */
+function toRaw(value: unknown): RawValue | undefined {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  if (Array.isArray(value)) {
+    const parts = value.filter((v) => typeof v === 'string' || typeof v === 'number').map(String);
+    return parts.length === value.length ? parts.join(',') : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the parameters of `defs` from a request the way the service does:
+ * unknown names are ignored, an invalid value is silently not applied, values
+ * past a list's limit are dropped before checking (a fourth language does not
+ * void the first three), and a wildcard in a `noWildcard` filter drops the filter.
+ */
+export function parseParams(params: Params, defs: readonly ParamDef[]): ParsedParams {
+  const values = new Map<string, Value>();
+  const invalid = new Map<string, { rule: string; code?: string | undefined }>();
+  for (const def of defs) {
+    let raw = toRaw(params[def.name]);
+    if (raw === undefined) continue;
+    if (def.list !== undefined && typeof raw === 'string')
+      raw = splitList(raw).slice(0, def.list).join(',');
+    const check = checkValue(def, raw);
+    if (check.ok) values.set(def.name, check.value);
+    else invalid.set(def.name, { rule: check.rule, code: check.code });
+  }
+  return { values, invalid };
+}
+
+/** A list value's parts (numbers and single values give one part). */
+export function listOf(value: Value | undefined): string[] {
+  return value === undefined ? [] : splitList(String(value));
+}

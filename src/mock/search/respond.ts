@@ -1,0 +1,135 @@
+import type { FACET_FIELDS } from '../../params/search-params.js';
+import type { Article } from '../fixtures/types.js';
+import type { ArticleIndex } from './article-index.js';
+import { type FacetField, fieldFacet, type RangeFacet, rangeFacet } from './facets.js';
+import { highlight } from './highlight.js';
+import { envelope, type Paging, pageBounds } from './paging.js';
+import { listOf } from './parse-request.js';
+import type { Prepared } from './prepare.js';
+import { SORT_KEYS, type SortBy, type SortKey, sortDocs } from './sort.js';
+import { testModeArticle } from './test-mode.js';
+import { tokenize } from './text.js';
+import type { Doc, SearchContext } from './types.js';
+
+/** per_page is capped at the plan's ceiling silently (the spec names caps, never an error). */
+export function paging(prepared: Prepared, ctx: SearchContext): Paging {
+  const page = Number(prepared.values.get('page') ?? 1);
+  const asked = Number(prepared.values.get('per_page') ?? 100);
+  return { page, perPage: Math.max(1, Math.min(asked, ctx.perPageCap)) };
+}
+
+/**
+ * Relevance: title hits weigh three times description hits; without words to
+ * look for, the newest article is the most relevant.
+ */
+function relevance(words: readonly string[]): SortKey {
+  if (words.length === 0) return (d) => d.publishedAt;
+  const set = new Set(words);
+  return (d) => {
+    let score = 0;
+    for (const t of d.titleTokens) if (set.has(t)) score += 3;
+    for (const t of tokenize(d.description)) if (set.has(t)) score += 1;
+    return score;
+  };
+}
+
+export interface SortChoice {
+  readonly key: SortKey;
+  readonly order: 'asc' | 'desc';
+  /** The key is published_at descending: the index order already is the answer. */
+  readonly natural: boolean;
+}
+
+export function sortChoice(prepared: Prepared, fallback?: SortKey): SortChoice {
+  const by = prepared.values.get('sort.by') as SortBy | undefined;
+  const order = (prepared.values.get('sort.order') as 'asc' | 'desc' | undefined) ?? 'desc';
+  if (by === undefined && fallback !== undefined) return { key: fallback, order, natural: false };
+  const name = by ?? 'published_at';
+  const key = name === 'relevance' ? relevance(prepared.words) : SORT_KEYS[name];
+  return { key, order, natural: name === 'published_at' && order === 'desc' };
+}
+
+export function sortMatches(docs: Doc[], choice: SortChoice): Doc[] {
+  return choice.natural ? docs : sortDocs(docs, choice.key, choice.order);
+}
+
+export function outputArticle(doc: Doc, ctx: SearchContext): Article {
+  return ctx.mode === 'test' ? testModeArticle(doc.source) : doc.source;
+}
+
+function facets(prepared: Prepared, matches: readonly Doc[], index: ArticleIndex, now: number) {
+  const v = prepared.values;
+  const out: Record<string, unknown> = {};
+  const fields = listOf(v.get('facet.field')) as (typeof FACET_FIELDS)[number][];
+  if (fields.length > 0 && v.get('facet') !== '0') {
+    const limit = Number(v.get('facet.limit') ?? 10);
+    const mincount = Number(v.get('facet.mincount') ?? 1);
+    const lookup = index.facetLookup;
+    for (const f of fields) out[f] = fieldFacet(f as FacetField, matches, limit, mincount, lookup);
+  }
+  if (v.get('facet.range') === '1') {
+    const field = String(v.get('facet.range.field') ?? 'published_at');
+    const start = v.get('facet.range.start');
+    const end = v.get('facet.range.end');
+    const range: RangeFacet | undefined = rangeFacet(
+      field,
+      start === undefined ? undefined : String(start),
+      end === undefined ? undefined : String(end),
+      String(v.get('facet.range.gap') ?? '+1DAY'),
+      matches,
+      now,
+    );
+    if (range) out['ranges'] = { [field]: range };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function highlighting(prepared: Prepared, shown: readonly Article[]) {
+  const v = prepared.values;
+  if (v.get('hl') !== '1') return undefined;
+  const words = new Set(prepared.words);
+  for (const term of listOf(v.get('search'))) for (const w of tokenize(term)) words.add(w);
+  return highlight(shown, {
+    words,
+    fields: listOf(v.get('hl.fl') ?? 'title,description'),
+    fragsize: Number(v.get('hl.fragsize') ?? 150),
+    snippets: Number(v.get('hl.snippets') ?? 3),
+    pre: String(v.get('hl.tag.pre') ?? '<em>'),
+    post: String(v.get('hl.tag.post') ?? '</em>'),
+  });
+}
+
+export function meta(prepared: Prepared): Record<string, unknown> | undefined {
+  const m: Record<string, unknown> = {};
+  if (prepared.prompt) m['prompt'] = prepared.prompt;
+  if (prepared.warnings.length > 0) m['warnings'] = prepared.warnings;
+  return Object.keys(m).length > 0 ? m : undefined;
+}
+
+/** Points of a search-like request: 1, plus 2 for a new prompt wording; nothing with a test key. */
+export function searchPoints(prepared: Prepared, ctx: SearchContext, base = 1): number {
+  return ctx.mode === 'test' ? 0 : base + (prepared.promptNew ? 2 : 0);
+}
+
+/** The paged search answer (spec/openapi.json, POST /v1/news/everything 200). */
+export function searchBody(
+  prepared: Prepared,
+  matches: readonly Doc[],
+  ctx: SearchContext,
+  index: ArticleIndex,
+): Record<string, unknown> {
+  const p = paging(prepared, ctx);
+  const { from, to } = pageBounds(p, matches.length);
+  const shown = matches.slice(from, to).map((d) => outputArticle(d, ctx));
+  const body: Record<string, unknown> = {
+    ...envelope(prepared.params, ctx, p, matches.length),
+    results: shown,
+  };
+  const f = facets(prepared, matches, index, ctx.now.getTime());
+  if (f) body['facets'] = f;
+  const h = highlighting(prepared, shown);
+  if (h) body['highlighting'] = h;
+  const m = meta(prepared);
+  if (m) body['meta'] = m;
+  return body;
+}

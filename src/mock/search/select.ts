@@ -1,0 +1,43 @@
+import type { Prepared } from './prepare.js';
+import type { Doc, DocFilter } from './types.js';
+
+/** First index in `docs` (published_at descending) whose time is ≤ `ms`. */
+function firstAtOrBefore(docs: readonly Doc[], ms: number): number {
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((docs[mid] as Doc).publishedAt <= ms) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The candidates matching every filter, in the candidates' order. `docs` must be
+ * sorted by published_at descending (the store's order, and its per-entity and
+ * per-story lists'), so the date bounds cut a slice before any predicate runs.
+ */
+export function select(
+  prepared: Prepared,
+  docs: readonly Doc[],
+  extra: readonly DocFilter[] = [],
+): Doc[] {
+  const filters = [...extra, ...prepared.filters];
+  const begin = prepared.to === Infinity ? 0 : firstAtOrBefore(docs, prepared.to);
+  const end = prepared.from === -Infinity ? docs.length : firstAtOrBefore(docs, prepared.from - 1);
+  const n = filters.length;
+  const out: Doc[] = [];
+  for (let i = begin; i < end; i++) {
+    const doc = docs[i] as Doc;
+    let ok = true;
+    for (let f = 0; f < n; f++) {
+      if (!(filters[f] as DocFilter)(doc)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out.push(doc);
+  }
+  return out;
+}

@@ -1,0 +1,389 @@
+/**
+ * The mock API server: a real `node:http` server on loopback serving the
+ * whole specification from fixture data. `startMockServer` is what
+ * `news mock serve` and `--mock` call; docs/MOCK.md is the user's guide.
+ *
+ * Request pipeline, in order (each step can answer early):
+ *   latency → OPTIONS preflight → X-Mock-Scenario → fail-rate → route →
+ *   key (401) → rate limit (429) → scope (403) → body (400/413) →
+ *   points check (402) → handler → charge.
+ * Every answer, errors included, carries CORS, x-service-mode, X-Request-Id,
+ * X-RateLimit-* and (when the key is known) X-Points-* headers.
+ */
+import { randomBytes } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as wallSleep } from 'node:timers/promises';
+import { type Account, Accounts, authenticate, modeOfKey, presentedKey } from './accounts.js';
+import { addAdminRoutes } from './admin-routes.js';
+import { addApiRoutes } from './api-routes.js';
+import { indexArticles, normalizeArticles } from './article-intake.js';
+import { ArticleBus } from './article-bus.js';
+import { type MockClock, createClock } from './clock.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { DeliveryLog } from './delivery-log.js';
+import {
+  type EngineFactory,
+  type NewsEngine,
+  defaultEngineFactory,
+  loadStore,
+} from './engine-adapter.js';
+import { MockHttpError, errorEnvelope } from './error-envelope.js';
+import {
+  FailureInjector,
+  SLOW_SCENARIO_MS,
+  TooManyRequests,
+  parseScenario,
+  serverFault,
+} from './faults.js';
+import type { Article, FixtureStore } from './fixtures/types.js';
+import { API_BODY_LIMIT, isPlainObject, parseJson, readBody, writeJson } from './http-io.js';
+import { WEBSOCKET_MESSAGE, addNewsRoutes } from './news-routes.js';
+import {
+  ANONYMOUS_RATE_LIMIT,
+  RateLimiter,
+  type RateState,
+  rateLimitFor,
+  rateLimitHeaders,
+} from './rate-limit.js';
+import type { RouteContext, RouteDef } from './route-types.js';
+import { Router } from './router.js';
+import { addWebhookRoutes } from './webhook-routes.js';
+import { WebhookStore } from './webhooks-store.js';
+
+export interface MockServerOptions {
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Fixture seed; also seeds `failRate`'s PRNG. Default: the committed fixtures' seed. */
+  seed?: number;
+  /** Number of fixture articles. Default: the committed set. */
+  articles?: number;
+  /** The mock's "now"; fixture dates are relative to it. Default: the current time. */
+  now?: Date;
+  /** Multiplies every timer of the mock; the mock clock runs 1/F as fast as the wall clock. Default 1. */
+  timeScale?: number;
+  /** 0..1: share of API requests answered 500/502 (reproducible per seed). Default 0. */
+  failRate?: number;
+  /** Wall-clock milliseconds added before every answer. Default 0. */
+  latencyMs?: number;
+  /** No request log on stderr. */
+  quiet?: boolean;
+  /** Use this store instead of loading fixtures (tests, embedding). */
+  store?: FixtureStore;
+  /** Use this search engine instead of src/mock/search (tests of the server alone). */
+  searchEngine?: EngineFactory;
+  /** Where the request log goes; default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface MockServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  host: string;
+  port: number;
+  store: FixtureStore;
+  accounts: Accounts;
+  webhooks: WebhookStore;
+  deliveries: DeliveryLog;
+  /** New articles are announced here (streams now, the webhook dispatcher later). */
+  articles: ArticleBus;
+  clock: MockClock;
+  /** Same as `POST /__mock/articles`. */
+  indexArticles(input: unknown): Article[];
+  /** Stops listening, ends open streams and held requests, closes keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const host = options.host ?? '127.0.0.1';
+  const clock = createClock({ now: options.now, timeScale: options.timeScale });
+  const latencyMs = Math.max(0, options.latencyMs ?? 0);
+  const log = options.quiet
+    ? undefined
+    : (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)));
+
+  const store =
+    options.store ??
+    loadStore({
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.articles === undefined ? {} : { articles: options.articles }),
+      now: clock.now(),
+    });
+  // Same seed, same failures: the fault PRNG follows the fixture seed.
+  const failures = new FailureInjector(options.failRate ?? 0, options.seed ?? store.seed);
+  const createEngine = options.searchEngine ?? defaultEngineFactory;
+  let engine: NewsEngine = createEngine(store);
+  const accounts = new Accounts();
+  const limiter = new RateLimiter();
+  const webhooks = new WebhookStore(clock);
+  const deliveries = new DeliveryLog();
+  const bus = new ArticleBus();
+
+  const indexNew = (input: unknown): Article[] => {
+    const articles = normalizeArticles(input, store, clock.now());
+    indexArticles(store, articles);
+    if (engine.addArticles) engine.addArticles(articles);
+    else engine = createEngine(store);
+    bus.publish(articles);
+    return articles;
+  };
+
+  const router = new Router<RouteDef>();
+  addApiRoutes(router, () => store);
+  addNewsRoutes(router, () => engine, bus);
+  addWebhookRoutes(router, webhooks);
+  addAdminRoutes(router, {
+    accounts,
+    webhooks,
+    deliveries,
+    indexArticles: indexNew,
+    articleCount: () => store.articles.length,
+  });
+
+  const closing = new AbortController();
+  let baseUrl = '';
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const requestId = `req_${randomBytes(8).toString('hex')}`;
+    const url = new URL(req.url ?? '/', baseUrl);
+    const method = req.method ?? 'GET';
+    const presented = presentedKey(req.headers, url.searchParams);
+    let account: Account | undefined =
+      presented === undefined ? undefined : accounts.get(presented.key);
+    let rate: RateState | undefined;
+    let pointsUsed = 0;
+
+    const signal = AbortSignal.any([closing.signal, abortOnClose(res)]);
+    const headers = (): Record<string, string> => {
+      const h: Record<string, string> = {
+        ...corsHeaders(),
+        'x-request-id': requestId,
+        'x-service-mode': account?.mode ?? modeOfKey(presented?.key),
+        ...rateLimitHeaders(
+          rate ??
+            (account === undefined
+              ? limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)
+              : limiter.peek(account.key, rateLimitFor(account.plan, account.mode))),
+        ),
+      };
+      if (account !== undefined) {
+        h['x-points-remaining'] = String(account.points);
+        h['x-points-used'] = String(pointsUsed);
+      }
+      return h;
+    };
+    const send = (status: number, body: unknown, extra: Record<string, string> = {}): void => {
+      if (res.headersSent || res.destroyed) return;
+      writeJson(res, status, { ...headers(), ...extra }, body);
+      log?.(
+        `${method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
+      );
+    };
+
+    try {
+      if (latencyMs > 0) await wallSleep(latencyMs, undefined, { signal });
+
+      if (method === 'OPTIONS') {
+        send(204, undefined, preflightHeaders(req.headers));
+        return;
+      }
+
+      const found = router.match(method, url.pathname);
+      const admin = found.kind === 'found' && found.match.route.admin === true;
+
+      if (!admin) {
+        const scenario = parseScenario(req.headers['x-mock-scenario']);
+        if (scenario === '500' || scenario === '502')
+          throw serverFault(Number(scenario) as 500 | 502, 'X-Mock-Scenario');
+        if (scenario === '429') {
+          throw new TooManyRequests(
+            'Rate limit exceeded (X-Mock-Scenario). Retry after 1 second.',
+            1,
+          );
+        }
+        if (scenario === 'reset') {
+          req.socket.destroy();
+          return;
+        }
+        if (scenario === 'timeout') {
+          // Never answer: the client's timeout has to fire. Server close destroys the socket.
+          return;
+        }
+        if (scenario === 'slow') await clock.sleep(SLOW_SCENARIO_MS, signal);
+        const fault = failures.next();
+        if (fault !== undefined) throw serverFault(fault, '--fail-rate');
+      }
+
+      if (found.kind === 'not-found')
+        throw new MockHttpError(404, undefined, `No route for ${url.pathname}.`);
+      if (found.kind === 'method-not-allowed') {
+        send(
+          405,
+          errorEnvelope(
+            new MockHttpError(405, undefined, `${method} is not allowed on ${url.pathname}.`),
+            requestId,
+            clock.now(),
+          ),
+          {
+            allow: [...found.allow, 'OPTIONS'].join(', '),
+          },
+        );
+        return;
+      }
+      const { route, params: pathParams } = found.match;
+
+      if (route.auth === 'key') {
+        account = authenticate(accounts, presented);
+        const taken = limiter.take(account.key, rateLimitFor(account.plan, account.mode));
+        rate = taken.state;
+        if (!taken.allowed) {
+          throw new TooManyRequests(
+            `Rate limit of ${rate.limit} requests per minute exceeded.`,
+            rate.resetSeconds,
+          );
+        }
+        if (route.scope !== undefined) account.assertScope(route.scope);
+      } else if (route.admin) {
+        // Admin answers describe no key, whatever the request carried.
+        account = undefined;
+      }
+
+      let body: unknown;
+      if (method !== 'GET')
+        body = parseJson(await readBody(req, route.bodyLimit ?? API_BODY_LIMIT));
+      const params = mergeParams(url.searchParams, body);
+
+      if (route.metered) account?.assertCanSpend();
+
+      const ctx: RouteContext = {
+        req,
+        res,
+        url,
+        pathParams,
+        params,
+        body,
+        account,
+        requestId,
+        clock,
+        baseUrl,
+        signal,
+        responseHeaders: headers,
+      };
+      const reply = await route.handler(ctx);
+      if ('streaming' in reply) {
+        log?.(`${method} ${url.pathname} 200 stream ${requestId}`);
+        return;
+      }
+      if (account !== undefined && reply.cost !== undefined)
+        pointsUsed = account.charge(reply.cost);
+      send(reply.status, reply.body, reply.headers);
+    } catch (error) {
+      if (signal.aborted && !(error instanceof MockHttpError)) {
+        // The client left or the server is closing: nobody to answer.
+        res.destroy();
+        return;
+      }
+      const known =
+        error instanceof MockHttpError
+          ? error
+          : new MockHttpError(500, undefined, 'Internal mock server error.');
+      if (!(error instanceof MockHttpError))
+        log?.(
+          `mock server error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+      send(
+        known.status,
+        errorEnvelope(known, requestId, clock.now()),
+        known instanceof TooManyRequests ? { 'retry-after': String(known.retryAfterSeconds) } : {},
+      );
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  // WebSocket upgrades get a plain 426: the WebSocket stream is not served yet.
+  server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
+    const body = JSON.stringify(
+      errorEnvelope(
+        new MockHttpError(426, undefined, WEBSOCKET_MESSAGE),
+        `req_${randomBytes(8).toString('hex')}`,
+        clock.now(),
+      ),
+    );
+    socket.end(
+      'HTTP/1.1 426 Upgrade Required\r\n' +
+        'content-type: application/json; charset=utf-8\r\n' +
+        'access-control-allow-origin: *\r\n' +
+        `x-service-mode: ${modeOfKey(presentedKey(req.headers, new URL(req.url ?? '/', baseUrl).searchParams)?.key)}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\n` +
+        'connection: close\r\n\r\n' +
+        body,
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  baseUrl = `http://${urlHost}:${address.port}`;
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      closing.abort(new Error('mock server closing'));
+      clock.dispose();
+      server.close(() => resolve());
+      // Keep-alive, streaming and deliberately held (`timeout`) sockets would
+      // otherwise keep close() waiting for minutes.
+      server.closeAllConnections();
+    });
+    return closed;
+  };
+
+  return {
+    url: baseUrl,
+    host: address.address,
+    port: address.port,
+    store,
+    accounts,
+    webhooks,
+    deliveries,
+    articles: bus,
+    clock,
+    indexArticles: indexNew,
+    close,
+  };
+}
+
+function abortOnClose(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('client went away'));
+  });
+  return controller.signal;
+}
+
+/**
+ * Query string first, then the JSON body object on top. Repeated query
+ * parameters become one comma-separated list, the API's list form.
+ */
+function mergeParams(query: URLSearchParams, body: unknown): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const name of new Set(query.keys())) {
+    if (name === 'api_key') continue;
+    params[name] = query.getAll(name).join(',');
+  }
+  if (isPlainObject(body)) {
+    for (const [name, value] of Object.entries(body)) if (name !== 'api_key') params[name] = value;
+  }
+  return params;
+}

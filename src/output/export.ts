@@ -1,0 +1,181 @@
+/**
+ * The export driver: pulls pages one at a time, hands each to the format
+ * writer and pulls the next only once it is written (backpressure end to
+ * end), then commits the sink. Heavy writers are loaded here with import()
+ * so that importing the output layer stays cheap.
+ */
+import { InterruptedError, UsageError } from '../api/errors.js';
+import { AtomicFileSink } from './atomic-file-sink.js';
+import type { Column } from './columns.js';
+import { fixedColumns, inferColumns, selectColumns } from './columns.js';
+import type { FormatWriter, WriterContext } from './format-writer.js';
+import { isBinaryFormat, isFormatName } from './formats.js';
+import type { Sink } from './sink.js';
+import { StdoutSink } from './stdout-sink.js';
+import type { ApiRecord, FormatName, RecordKind } from './types.js';
+
+export interface ExportOptions {
+  format: FormatName;
+  /** File path; '-' = stdout on purpose; undefined = stdout. */
+  output?: string | undefined;
+  stdout: NodeJS.WritableStream;
+  stdoutIsTTY: boolean;
+  /** Picks default columns. */
+  kind: RecordKind;
+  /** `--fields`: dotted names, in order. */
+  fields?: readonly string[] | undefined;
+  /** Neutralise spreadsheet formulas in csv, tsv and xlsx (default true). */
+  sanitize?: boolean | undefined;
+  /** For `table` (default 80). */
+  terminalWidth?: number | undefined;
+  /** Feed or sheet title (e.g. the command line), for rss and xlsx. */
+  title?: string | undefined;
+  /** The RSS channel link (default https://apitube.io/). */
+  link?: string | undefined;
+  warn: (message: string) => void;
+  /** Abort → the temporary file is removed and InterruptedError is thrown. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface ExportResult {
+  records: number;
+  /** The reader went away (EPIPE on stdout); the export stopped quietly. */
+  stoppedEarly: boolean;
+  /** The file written, when writing to a file. */
+  path?: string;
+}
+
+export async function createWriter(format: FormatName, ctx: WriterContext): Promise<FormatWriter> {
+  switch (format) {
+    case 'json':
+      return (await import('./formats/json.js')).createJsonWriter(ctx);
+    case 'jsonl':
+    case 'ndjson':
+      return (await import('./formats/json.js')).createJsonLinesWriter(ctx);
+    case 'csv':
+      return (await import('./formats/csv.js')).createCsvWriter(ctx);
+    case 'tsv':
+      return (await import('./formats/tsv.js')).createTsvWriter(ctx);
+    case 'xml':
+      return (await import('./formats/xml.js')).createXmlWriter(ctx);
+    case 'rss':
+      return (await import('./formats/rss.js')).createRssWriter(ctx);
+    case 'xlsx':
+      return (await import('./formats/xlsx.js')).createXlsxWriter(ctx);
+    case 'parquet':
+      return (await import('./formats/parquet.js')).createParquetWriter(ctx);
+    case 'table':
+      return (await import('./formats/table.js')).createTableWriter(ctx);
+  }
+}
+
+/**
+ * The columns of an export: the kind's fixed list (or those inferred from the
+ * first non-empty page for generic records), narrowed by `--fields`.
+ */
+export function resolveColumns(
+  kind: RecordKind,
+  sample: readonly ApiRecord[],
+  fields: readonly string[] | undefined,
+): { columns: Column[]; projected: boolean } {
+  const available = fixedColumns(kind) ?? inferColumns(sample);
+  if (fields === undefined || fields.length === 0)
+    return { columns: [...available], projected: false };
+  if (kind === 'generic' && sample.length === 0) {
+    // Nothing to check the names against, and nothing will be written but a header.
+    return {
+      columns: fields.map((name) => ({
+        name,
+        type: 'string',
+        path: name.split('.'),
+        derive: 'value',
+      })),
+      projected: true,
+    };
+  }
+  return { columns: selectColumns(available, fields), projected: true };
+}
+
+function interrupted(): InterruptedError {
+  return new InterruptedError('interrupted: the export was cancelled and no output file was left');
+}
+
+export async function exportRecords(
+  pages: AsyncIterable<readonly ApiRecord[]>,
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const { format, signal } = options;
+  if (!isFormatName(format)) throw new UsageError(`unknown format: ${String(format)}`);
+  const toStdout = options.output === undefined || options.output === '-';
+  if (isBinaryFormat(format) && options.output === undefined && options.stdoutIsTTY) {
+    throw new UsageError(`${format} is a binary format: not writing it to a terminal`, {
+      hint: 'use -o FILE, or -o - to write to stdout on purpose',
+    });
+  }
+  if (signal?.aborted) throw interrupted();
+
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(interrupted());
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  const race = <T>(p: Promise<T>): Promise<T> =>
+    signal === undefined ? p : Promise.race([p, aborted]);
+
+  const iterator = pages[Symbol.asyncIterator]();
+  let exhausted = false;
+  let sink: Sink | undefined;
+  let records = 0;
+  try {
+    let current = await race(iterator.next());
+    while (!current.done && current.value.length === 0) current = await race(iterator.next());
+    const sample = current.done ? [] : current.value;
+    const { columns, projected } = resolveColumns(options.kind, sample, options.fields);
+
+    sink = toStdout ? new StdoutSink(options.stdout) : await AtomicFileSink.open(options.output!);
+    const ctx: WriterContext = {
+      sink,
+      columns,
+      projected,
+      kind: options.kind,
+      sanitize: options.sanitize ?? true,
+      title: options.title,
+      link: options.link,
+      terminalWidth: options.terminalWidth ?? 80,
+      warn: options.warn,
+    };
+    const writer = await race(createWriter(format, ctx));
+    while (!current.done) {
+      await race(writer.writePage(current.value));
+      records += current.value.length;
+      if (sink.broken) break;
+      current = await race(iterator.next());
+    }
+    exhausted = current.done === true;
+    if (!sink.broken) await race(writer.finish());
+    if (sink.broken) {
+      await sink.abort();
+      return { records, stoppedEarly: true };
+    }
+    await race(sink.commit());
+    return sink.path === undefined
+      ? { records, stoppedEarly: false }
+      : { records, stoppedEarly: false, path: sink.path };
+  } catch (err) {
+    await sink?.abort();
+    if (signal?.aborted) throw interrupted();
+    throw err;
+  } finally {
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    if (!exhausted) {
+      // Lets the page source stop its requests. Not awaited after an abort:
+      // the source may still be inside next() and would make us wait for it.
+      const closing = iterator.return?.();
+      if (closing !== undefined) {
+        if (signal?.aborted) closing.catch(() => undefined);
+        else await closing.catch(() => undefined);
+      }
+    }
+  }
+}

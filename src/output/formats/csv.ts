@@ -1,0 +1,30 @@
+/**
+ * CSV per RFC 4180 through papaparse: CRLF line ends, a field quoted only when
+ * it holds a comma, quote, CR or LF (or edge spaces), inner quotes doubled.
+ * `unparse` runs once per page and the text goes straight to the sink, never
+ * one string for the whole export (V8 caps strings at ~512 MiB).
+ */
+import type { FormatWriter, WriterContext } from '../format-writer.js';
+import { rowOf } from '../flatten.js';
+import type { Cell } from '../flatten.js';
+import { neutraliseFormula } from '../text.js';
+
+export async function createCsvWriter(ctx: WriterContext): Promise<FormatWriter> {
+  const Papa = (await import('papaparse')).default;
+  const fields = ctx.columns.map((c) => c.name);
+  const guard = ctx.sanitize
+    ? (c: Cell): Cell => (typeof c === 'string' ? neutraliseFormula(c) : c)
+    : (c: Cell): Cell => c;
+  const config = { newline: '\r\n', quotes: false, escapeFormulae: false } as const;
+  // An empty-string cell would be unparsed as nothing either way; null and
+  // empty are both an empty field in CSV.
+  await ctx.sink.write(Papa.unparse([fields], config) + '\r\n');
+  return {
+    async writePage(records) {
+      if (records.length === 0) return;
+      const rows = records.map((r) => rowOf(r, ctx.columns).map(guard));
+      await ctx.sink.write(Papa.unparse(rows, config) + '\r\n');
+    },
+    async finish() {},
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * RSS 2.0: a channel (title = the export's title, e.g. the command line) with
+ * one <item> per record. Items are built one at a time by XMLBuilder and
+ * streamed. The item shape is fixed by RSS, so `--fields` does not change it.
+ */
+import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { ApiRecord } from '../types.js';
+import { stripXmlIllegal, truncateWithMarker } from '../text.js';
+
+/** Length of the plain-text <description> excerpt, in UTF-16 units. */
+export const EXCERPT_LENGTH = 500;
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string' && v !== '') return stripXmlIllegal(v);
+  if (typeof v === 'number') return String(v);
+  return undefined;
+}
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+}
+
+/** RFC 822 date (RFC 1123 form, four-digit year, GMT) or undefined. */
+export function rfc822(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? undefined : d.toUTCString();
+}
+
+type Item = Record<string, unknown>;
+
+export function rssItem(r: ApiRecord): Item {
+  const item: Item = {};
+  const title = str(r['title']) ?? str(r['name']) ?? str(r['id']);
+  if (title !== undefined) item['title'] = title;
+  const link = str(r['href']) ?? str(obj(r['links'])?.['self']);
+  if (link !== undefined) item['link'] = link;
+  const text = str(r['description']) ?? str(r['body']);
+  if (text !== undefined) item['description'] = truncateWithMarker(text, EXCERPT_LENGTH, '…');
+  const author = str(obj(r['author'])?.['name']);
+  if (author !== undefined) item['dc:creator'] = author;
+  const categories: Item[] = [];
+  if (Array.isArray(r['categories'])) {
+    for (const c of r['categories']) {
+      const name = str(obj(c)?.['name']);
+      if (name === undefined) continue;
+      const taxonomy = str(obj(c)?.['taxonomy']);
+      categories.push(
+        taxonomy === undefined ? { '#text': name } : { '#text': name, '@_domain': taxonomy },
+      );
+    }
+  }
+  if (categories.length > 0) item['category'] = categories;
+  const id = str(r['id']);
+  if (id !== undefined) item['guid'] = { '#text': id, '@_isPermaLink': 'false' };
+  const date = rfc822(r['published_at']);
+  if (date !== undefined) item['pubDate'] = date;
+  const source = obj(r['source']);
+  const domain = str(source?.['domain']);
+  if (domain !== undefined) {
+    const url = str(source?.['home_page_url']) ?? `https://${domain}/`;
+    item['source'] = { '#text': domain, '@_url': url };
+  }
+  return item;
+}
+
+function escapeText(s: string): string {
+  return stripXmlIllegal(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter> {
+  const { XMLBuilder } = await import('fast-xml-parser');
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    suppressBooleanAttributes: false,
+    format: true,
+    indentBy: '  ',
+  });
+  const title = escapeText(ctx.title ?? 'news export');
+  const link = escapeText(ctx.link ?? 'https://apitube.io/');
+  await ctx.sink.write(
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+      '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>\n' +
+      `<title>${title}</title>\n<link>${link}</link>\n<description>${title}</description>\n` +
+      '<generator>news CLI</generator>\n',
+  );
+  return {
+    async writePage(records) {
+      let chunk = '';
+      for (const r of records) chunk += builder.build({ item: rssItem(r) });
+      await ctx.sink.write(chunk);
+    },
+    async finish() {
+      await ctx.sink.write('</channel>\n</rss>\n');
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * The output layer's public face: the CLI imports only from here. Importing
+ * this module loads no format library: every writer (exceljs,
+ * hyparquet-writer, papaparse, fast-xml-parser, cli-table3) is loaded with
+ * import() when its format is chosen, keeping `news --help` fast.
+ */
+export type { ApiRecord, FormatName, RecordKind } from './types.js';
+export { FORMAT_NAMES, formatFromPath, isBinaryFormat } from './formats.js';
+export { exportRecords } from './export.js';
+export type { ExportOptions, ExportResult } from './export.js';
+export { readRecords } from './read-records.js';

@@ -1,0 +1,53 @@
+/**
+ * Small string helpers shared by the writers. Kept dependency-free: this file
+ * is on the CLI's start-up path through index.ts.
+ */
+
+/**
+ * Cuts `s` to at most `max` UTF-16 units without splitting a surrogate pair:
+ * a lone high surrogate would become U+FFFD in every UTF-8 writer.
+ */
+export function truncateSafe(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = Math.max(0, max);
+  const last = s.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return s.slice(0, end);
+}
+
+/** Cuts to `max` units including `marker`, surrogate-safe. */
+export function truncateWithMarker(s: string, max: number, marker: string): string {
+  if (s.length <= max) return s;
+  return truncateSafe(s, max - marker.length) + marker;
+}
+
+// XML 1.0 allows only tab, LF and CR below U+0020, and forbids U+FFFE/U+FFFF.
+// Lone surrogates are also not characters; they are replaced rather than
+// dropped so that a cut emoji stays visible as U+FFFD.
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function stripXmlIllegal(s: string): string {
+  return s.replace(XML_ILLEGAL, '').replace(LONE_SURROGATE, '\uFFFD');
+}
+
+// A cell starting with one of these is run as a formula by spreadsheet apps
+// (OWASP "CSV injection"). Plain numbers in text form such as "-0.42" are not
+// formulas and are left alone.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Prefixes a `'` to a string that a spreadsheet would evaluate. */
+export function neutraliseFormula(s: string): string {
+  if (!FORMULA_START.test(s) || PLAIN_NUMBER.test(s)) return s;
+  return "'" + s;
+}
+
+// C0 and C1 controls (ESC, BEL, CSI …) must not reach a terminal: a title
+// holding "\x1b]0;…" would rewrite the window title or worse.
+const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F]+/g;
+
+/** One line of plain text, safe to print on a terminal. */
+export function terminalSafe(s: string): string {
+  return s.replace(TERMINAL_UNSAFE, ' ').replace(/\s+/g, ' ').trim();
+}

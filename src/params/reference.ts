@@ -1,0 +1,68 @@
+import { GROUP_ORDER, flagName } from './registry.js';
+import { SEARCH_PARAMS } from './search-params.js';
+import type { ParamDef } from './types.js';
+
+function constraints(def: ParamDef): string {
+  const parts: string[] = [];
+  if (def.type === 'flag') parts.push('0 or 1 (bare flag = 1)');
+  if (def.type === 'switch') parts.push('0, 1, true, false');
+  if (def.type === 'date') parts.push('YYYY-MM-DD or ISO 8601');
+  if (def.min !== undefined && def.max !== undefined) {
+    parts.push(`${def.exclusiveMin ? `> ${def.min}` : def.min} to ${def.max}`);
+  } else if (def.min !== undefined) {
+    parts.push(`${def.exclusiveMin ? '>' : '≥'} ${def.min}`);
+  }
+  if (def.minLength !== undefined || def.maxLength !== undefined) {
+    const each = def.list ? ' each' : '';
+    parts.push(
+      def.minLength === undefined
+        ? `at most ${def.maxLength} characters${each}`
+        : `${def.minLength} to ${def.maxLength} characters${each}`,
+    );
+  }
+  if (def.list !== undefined) parts.push(`up to ${def.list} values`);
+  if (def.enum && def.type === 'string')
+    parts.push(`one of: ${def.enum.map((v) => `\`${v}\``).join(', ')}`);
+  if (def.patternHint) parts.push(def.patternHint);
+  if (def.noWildcard) parts.push('no wildcards');
+  if (def.titleWindow) parts.push('31-day window (ER0110)');
+  if (def.exactEntity) parts.push('exact entity name (`--resolve`)');
+  if (def.code) parts.push(def.code);
+  if (def.default !== undefined) parts.push(`default \`${def.default}\``);
+  return parts.join('; ');
+}
+
+/** docs/PARAMETERS.md, generated from the table; a test fails when the file drifts. */
+export function renderParameterReference(): string {
+  const lines = [
+    '# Parameter reference',
+    '',
+    '<!-- Generated from src/params/search-params.ts by `npm run docs`. Do not edit by hand. -->',
+    '',
+    'Every flag below is checked before anything is sent (exit 2, nothing spent).',
+    '`--param NAME=VALUE` sends any of them under the API name.',
+    '',
+  ];
+  for (const group of GROUP_ORDER) {
+    const defs = SEARCH_PARAMS.filter((d) => d.group === group);
+    if (defs.length === 0) continue;
+    lines.push(
+      `## ${group}`,
+      '',
+      '| flag | API name | type | constraints | meaning |',
+      '|---|---|---|---|---|',
+    );
+    for (const def of defs) {
+      const cells = [
+        `\`--${flagName(def.name)}\``,
+        `\`${def.name}\``,
+        def.type,
+        constraints(def),
+        def.help,
+      ];
+      lines.push(`| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}

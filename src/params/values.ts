@@ -1,0 +1,120 @@
+import type { ParamDef, RawValue } from './types.js';
+
+/**
+ * Checks one value against its parameter definition and converts it to the type
+ * the API expects. Shared by the client (which refuses a bad value before sending)
+ * and the mock (which, like the real service, silently ignores it).
+ */
+export type ValueCheck =
+  | { ok: true; value: string | number }
+  | { ok: false; rule: string; code?: string | undefined };
+
+const WILDCARD = /[*?]/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Splits a comma-separated list the way the API does: trimmed, empty parts dropped. */
+export function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** Milliseconds since the epoch for a date parameter value, or NaN. Dates without a zone are UTC. */
+export function parseDateValue(value: string): number {
+  if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00Z`);
+  if (!DATE_TIME.test(value)) return Number.NaN;
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
+  return Date.parse(hasZone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
+}
+
+function describeBounds(def: ParamDef): string {
+  const { min, max } = def;
+  const low = min === undefined ? '' : def.exclusiveMin ? `greater than ${min}` : `at least ${min}`;
+  if (min !== undefined && max !== undefined && !def.exclusiveMin) return `from ${min} to ${max}`;
+  if (max === undefined) return low;
+  return low === '' ? `at most ${max}` : `${low} and at most ${max}`;
+}
+
+function checkNumber(def: ParamDef, raw: RawValue): ValueCheck {
+  const kind = def.type === 'integer' ? 'an integer' : 'a number';
+  const text = String(raw).trim();
+  const n = typeof raw === 'number' ? raw : text === '' ? Number.NaN : Number(text);
+  const bounds = describeBounds(def);
+  const rule = bounds === '' ? `must be ${kind}` : `must be ${kind} ${bounds}`;
+  if (!Number.isFinite(n) || (def.type === 'integer' && !Number.isInteger(n)))
+    return { ok: false, rule };
+  if (def.min !== undefined && (def.exclusiveMin ? n <= def.min : n < def.min))
+    return { ok: false, rule };
+  if (def.max !== undefined && n > def.max) return { ok: false, rule };
+  return { ok: true, value: n };
+}
+
+function checkOne(def: ParamDef, value: string): string | undefined {
+  if (def.minLength !== undefined && value.length < def.minLength) {
+    return `must be at least ${def.minLength} characters`;
+  }
+  if (def.maxLength !== undefined && value.length > def.maxLength) {
+    return `must be at most ${def.maxLength} characters`;
+  }
+  if (def.enum && !def.enum.includes(value)) return `must be one of ${def.enum.join(', ')}`;
+  if (def.pattern && !def.pattern.test(value))
+    return `must be ${def.patternHint ?? `like ${def.pattern}`}`;
+  return undefined;
+}
+
+/** Checks and converts a raw value for `def`; cross-parameter rules live in validate.ts. */
+export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
+  switch (def.type) {
+    case 'integer':
+    case 'number':
+      return checkNumber(def, raw);
+    case 'flag': {
+      // A bare flag (`--has-image`) arrives as `true`.
+      const text = raw === true ? '1' : raw === false ? '0' : String(raw).trim();
+      if (text === '0' || text === '1') return { ok: true, value: Number(text) };
+      return { ok: false, rule: 'must be 0 or 1' };
+    }
+    case 'switch': {
+      const text = raw === true ? '1' : raw === false ? '0' : String(raw).trim().toLowerCase();
+      if (text === '1' || text === 'true') return { ok: true, value: '1' };
+      if (text === '0' || text === 'false') return { ok: true, value: '0' };
+      return { ok: false, rule: 'must be 0, 1, true or false' };
+    }
+    case 'date': {
+      const text = String(raw).trim();
+      if (Number.isNaN(parseDateValue(text))) {
+        return { ok: false, rule: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' };
+      }
+      return { ok: true, value: text };
+    }
+    case 'string': {
+      const text = String(raw).trim();
+      if (text === '') return { ok: false, rule: 'must not be empty' };
+      if (def.noWildcard && WILDCARD.test(text)) {
+        return {
+          ok: false,
+          rule: 'must not contain a wildcard (* or ?): the service would silently drop the whole filter',
+        };
+      }
+      if (def.list !== undefined) {
+        const values = splitList(text);
+        if (values.length > def.list) {
+          return {
+            ok: false,
+            rule: `takes at most ${def.list} values (got ${values.length}); the service would silently drop the rest`,
+          };
+        }
+        for (const v of values) {
+          const problem = checkOne(def, v);
+          if (problem)
+            return { ok: false, rule: `each value ${problem} (got "${v}")`, code: def.code };
+        }
+        return { ok: true, value: values.join(',') };
+      }
+      const problem = checkOne(def, text);
+      return problem ? { ok: false, rule: problem, code: def.code } : { ok: true, value: text };
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RecordingServer } from '../helpers/recording-server.js';
+
+/**
+ * The built binary as a user runs it: exit codes, stdout/stderr separation,
+ * a closed pipe, Ctrl-C. `npm test` builds dist/ before the tests run.
+ */
+const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
+const KEY = 'api_live_e2e_secret_9876';
+let server: RecordingServer;
+let slow: RecordingServer;
+
+const env = () => ({
+  ...process.env,
+  XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'news-e2e-')),
+  NEWS_API_KEY: KEY,
+});
+
+beforeAll(async () => {
+  server = await new RecordingServer((req) => {
+    const page = Number((req.body as { page?: number } | undefined)?.page ?? 1);
+    const results = Array.from({ length: 100 }, (_, i) => ({
+      id: page * 1000 + i,
+      title: `T ${i}`,
+      body: 'x'.repeat(2000),
+    }));
+    return { body: { status: 'ok', page, has_next_pages: page < 50, results } };
+  }).start();
+  // Never answers: the request is in flight when Ctrl-C comes.
+  slow = await new RecordingServer(() => null).start();
+});
+afterAll(async () => {
+  await server.stop();
+  await slow.stop();
+});
+
+function runAsync(
+  command: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the news binary', () => {
+  it('--version prints the version on stdout and exits 0', () => {
+    const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8', env: env() });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(r.stderr).toBe('');
+  });
+
+  it('data on stdout, errors on stderr, exit 2 for a validation error', () => {
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'search', '--base-url', server.url, '--per-page', '0'],
+      { encoding: 'utf8', env: env() },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: --per-page must be an integer from 1 to 250/);
+  });
+
+  it('`| head -1` ends quietly with status 0', async () => {
+    // Async: the server lives in this process, so a blocking spawnSync would starve it.
+    const r = await runAsync('bash', [
+      '-c',
+      `"${process.execPath}" "${BIN}" search --base-url ${server.url} --all -f jsonl | head -1; echo "status=\${PIPESTATUS[0]}"`,
+    ]);
+    const [line, status] = r.stdout.trim().split('\n');
+    expect(JSON.parse(line!).id).toBe(1000);
+    expect(status).toBe('status=0');
+    expect(r.stderr).toBe('');
+  });
+
+  it('Ctrl-C exits 130 and leaves no partial file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'news-sigint-'));
+    const out = join(dir, 'out.jsonl');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'search', '--base-url', slow.url, '-o', out, '--retries', '0', '--timeout', '30'],
+      { env: env() },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/^error: interrupted/m);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

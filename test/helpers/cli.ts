@@ -1,0 +1,55 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import type { CliIO } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Pretend stdout is a terminal of this width. */
+  tty?: number;
+  signal?: AbortSignal;
+  now?: Date;
+}
+
+/** A config directory of its own, so no test reads the developer's real config. */
+export function isolatedConfigHome(): string {
+  return mkdtempSync(join(tmpdir(), 'news-config-'));
+}
+
+/** Runs the CLI in-process, the way main() does, with captured stdout and stderr. */
+export async function runCli(
+  argv: readonly string[],
+  options: CliOptions = {},
+): Promise<CliResult> {
+  const stdout = Object.assign(new PassThrough(), {
+    isTTY: options.tty !== undefined,
+    ...(options.tty === undefined ? {} : { columns: options.tty }),
+  });
+  const stderr = Object.assign(new PassThrough(), { isTTY: false });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const io: CliIO = {
+    stdout,
+    stderr,
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    env: { XDG_CONFIG_HOME: isolatedConfigHome(), HOME: tmpdir(), ...options.env },
+    now: () => options.now ?? new Date(),
+  };
+  const code = await run(argv, io, options.signal ? { signal: options.signal } : {});
+  return {
+    code,
+    stdout: Buffer.concat(out).toString('utf8'),
+    stderr: Buffer.concat(err).toString('utf8'),
+  };
+}

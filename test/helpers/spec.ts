@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** ../shared sits beside the repository, on developer machines and in CI alike. */
+export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));
+
+let cached: unknown;
+/** The provider's OpenAPI document. */
+export function openapi(): OpenApiDoc {
+  cached ??= JSON.parse(readFileSync(`${SHARED_DIR}spec/openapi.json`, 'utf8'));
+  return cached as OpenApiDoc;
+}
+
+export interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  [key: string]: unknown;
+}
+
+export interface OpenApiDoc {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+      }
+    >
+  >;
+}
+
+/** The JSON request-body schema of an operation. */
+export function requestSchema(path: string, method: string): JsonSchema {
+  const schema = openapi().paths[path]?.[method]?.requestBody?.content['application/json']?.schema;
+  if (!schema) throw new Error(`no request body schema for ${method} ${path}`);
+  return schema;
+}

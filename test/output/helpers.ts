@@ -1,0 +1,45 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportRecords } from '../../src/output/index.js';
+import type { ExportOptions, ExportResult } from '../../src/output/index.js';
+import type { ApiRecord, FormatName, RecordKind } from '../../src/output/types.js';
+import { pagesOf } from './tricky-records.js';
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'news-output-test-'));
+}
+
+export function filesIn(dir: string): string[] {
+  return readdirSync(dir).sort();
+}
+
+export interface Run {
+  result: ExportResult;
+  warnings: string[];
+  path: string;
+}
+
+/** Exports `records` (pages of 2) to a fresh file named `out.<ext>`. */
+export async function exportToFile(
+  format: FormatName,
+  records: readonly ApiRecord[],
+  extra: Partial<ExportOptions> & { kind?: RecordKind; ext?: string } = {},
+): Promise<Run> {
+  const dir = tempDir();
+  const path = join(dir, `out.${extra.ext ?? format}`);
+  const warnings: string[] = [];
+  const { ext: _ext, ...rest } = extra;
+  const result = await exportRecords(pagesOf(records), {
+    format,
+    output: path,
+    stdout: process.stdout,
+    stdoutIsTTY: false,
+    kind: 'article',
+    warn: (m) => warnings.push(m),
+    title: 'news search --title test',
+    terminalWidth: 100,
+    ...rest,
+  });
+  return { result, warnings, path };
+}
