@@ -1,6 +1,6 @@
 // Export benchmark: every format, 10k and 100k generated articles, each run
 // in its own process so peak RSS (maxRSS) belongs to that run alone.
-//   npx tsc -p bench/export.tsconfig.json   # builds src/output into bench/out/build
+//   npm run build                           # the benchmark imports dist/output
 //   node bench/export.bench.mjs [--formats csv,xlsx] [--sizes 10000,100000]
 // Prints a Markdown table for bench/README.md; exits 1 when a budget is missed.
 import { spawnSync } from 'node:child_process';
@@ -33,7 +33,7 @@ const THROUGHPUT = {
 const MEMORY_MB = 300;
 
 async function child(format, n) {
-  const { exportRecords } = await import('./out/build/output/index.js');
+  const { exportRecords } = await import('../dist/output/index.js');
   const { articlePages } = await import('./export-articles.mjs');
   const path = join(outDir, `export-${n}.${EXT[format]}`);
   const start = process.hrtime.bigint();

@@ -100,14 +100,17 @@ export async function runList(
     placement: paging.placement,
     signal: runtime.signal,
   });
+  let fetched = 0;
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {
       progress.update(page.records.length);
+      fetched += page.records.length;
       yield page.records;
     }
   }
   try {
     await exportPages(runtime, records(), kind, `news ${spec.path}`);
+    return fetched;
   } finally {
     progress.done();
   }

@@ -56,9 +56,6 @@ function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void 
     .command(spec.name)
     .summary(spec.summary)
     .description(spec.description ?? spec.summary);
-  // A command that runs and has subcommands (`people` lists, `people get` shows one): its own
-  // options stop at the subcommand's name, so `journalists articles 7 --per-page 5` reaches `articles`.
-  if (spec.run && spec.subcommands?.length) command.enablePositionalOptions();
   for (const arg of spec.args ?? []) {
     const name = `${arg.name}${arg.variadic ? '...' : ''}`;
     command.argument(arg.required === false ? `[${name}]` : `<${name}>`, arg.description);
@@ -98,7 +95,7 @@ function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void 
   if (run) {
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs[actionArgs.length - 1] as Command;
-      const options = self.opts<Record<string, unknown>>();
+      const options = withParentOptions(self);
       const params = [
         ...(readParams ? readParams(options) : []),
         ...parseParamAssignments((options['param'] as string[] | undefined) ?? []),
@@ -107,6 +104,24 @@ function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void 
       await launch(self.optsWithGlobals(), (runtime) => run(input, runtime));
     });
   }
+}
+
+/**
+ * Commander hands a known option to the first command that declares it, so in
+ * `journalists articles 7 --per-page 5` the listing parent takes `--per-page`.
+ * A subcommand gets back the values of the options it shares with its parent.
+ */
+function withParentOptions(self: Command): Record<string, unknown> {
+  const own = self.opts<Record<string, unknown>>();
+  const parent = self.parent;
+  if (!parent?.parent) return own;
+  const inherited = parent.opts<Record<string, unknown>>();
+  const merged = { ...own };
+  for (const option of self.options) {
+    const key = option.attributeName();
+    if (own[key] === undefined && inherited[key] !== undefined) merged[key] = inherited[key];
+  }
+  return merged;
 }
 
 /** The whole commander program, from the command list. Nothing heavy is imported here. */

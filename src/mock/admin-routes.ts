@@ -17,8 +17,6 @@ export interface AdminDeps {
   deliveries: DeliveryLog;
   /** Normalises, indexes and announces posted articles; returns them as indexed. */
   indexArticles(input: unknown): Article[];
-  /** Where a new subscription starts: the count of articles indexed so far. */
-  articleCount(): number;
 }
 
 export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void {
@@ -39,11 +37,10 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
         if (account === undefined) {
           throw new MockHttpError(400, undefined, 'api_key must be one of the mock fixture keys.');
         }
-        const created = deps.webhooks.create(
-          account,
-          { url: ctx.body['url'], filters: ctx.body['filters'] },
-          deps.articleCount(),
-        );
+        const created = deps.webhooks.create(account, {
+          url: ctx.body['url'],
+          filters: ctx.body['filters'],
+        });
         // The only answer that ever shows the signing secret.
         return { status: 201, body: { ...webhookView(created), secret: created.secret } };
       },

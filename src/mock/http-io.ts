@@ -7,18 +7,31 @@ export const API_BODY_LIMIT = 1024 * 1024;
 /** `POST /__mock/articles` may carry thousands of full articles. */
 export const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  // Events rather than `for await`: this runs on every POST and the async
+  // iterator costs more than the small bodies it reads.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () =>
+      resolve(
+        chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      ),
+    );
+    req.once('error', reject);
+  });
 }
 
 function tooLarge(limit: number): MockHttpError {
@@ -45,17 +58,19 @@ export function writeJson(
   status: number,
   headers: Record<string, string>,
   body: unknown,
+  stringify: (body: unknown) => string = JSON.stringify,
 ): void {
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  // Encoded once: Buffer.byteLength plus end(string) would encode twice.
+  const bytes = Buffer.from(stringify(body), 'utf8');
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': String(bytes.length),
   });
-  res.end(text);
+  res.end(bytes);
 }

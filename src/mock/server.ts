@@ -37,6 +37,7 @@ import {
   serverFault,
 } from './faults.js';
 import type { Article, FixtureStore } from './fixtures/types.js';
+import { JsonBodyWriter } from './json-body.js';
 import { API_BODY_LIMIT, isPlainObject, parseJson, readBody, writeJson } from './http-io.js';
 import { WEBSOCKET_MESSAGE, addNewsRoutes } from './news-routes.js';
 import {
@@ -120,6 +121,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const webhooks = new WebhookStore(clock);
   const deliveries = new DeliveryLog();
   const bus = new ArticleBus();
+  const json = new JsonBodyWriter(
+    (item) => store.articleById.get((item as { id?: number }).id ?? -1) === item,
+  );
+  const stringify = (body: unknown): string => json.stringify(body);
 
   const indexNew = (input: unknown): Article[] => {
     const articles = normalizeArticles(input, store, clock.now());
@@ -139,15 +144,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     webhooks,
     deliveries,
     indexArticles: indexNew,
-    articleCount: () => store.articles.length,
   });
 
-  const closing = new AbortController();
+  // Unique per server and cheap: a random prefix and a counter (16 hex digits).
+  const idPrefix = randomBytes(4).toString('hex');
+  let requestCount = 0;
+  const nextRequestId = (): string =>
+    `req_${idPrefix}${(requestCount++ >>> 0).toString(16).padStart(8, '0')}`;
   let baseUrl = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
-    const requestId = `req_${randomBytes(8).toString('hex')}`;
+    const requestId = nextRequestId();
     const url = new URL(req.url ?? '/', baseUrl);
     const method = req.method ?? 'GET';
     const presented = presentedKey(req.headers, url.searchParams);
@@ -156,7 +164,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     let rate: RateState | undefined;
     let pointsUsed = 0;
 
-    const signal = AbortSignal.any([closing.signal, abortOnClose(res)]);
+    // Closing the server destroys every socket, which closes `res`, so this
+    // one signal covers "client gone" and "server closing" alike.
+    const signal = abortOnClose(res);
     const headers = (): Record<string, string> => {
       const h: Record<string, string> = {
         ...corsHeaders(),
@@ -177,7 +187,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     };
     const send = (status: number, body: unknown, extra: Record<string, string> = {}): void => {
       if (res.headersSent || res.destroyed) return;
-      writeJson(res, status, { ...headers(), ...extra }, body);
+      writeJson(res, status, { ...headers(), ...extra }, body, stringify);
       log?.(
         `${method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
       );
@@ -303,26 +313,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 
   const server: Server = createServer((req, res) => {
-    void handle(req, res);
+    // handle() answers its own errors; this only catches a failure to write one.
+    handle(req, res).catch(() => res.destroy());
   });
   // WebSocket upgrades get a plain 426: the WebSocket stream is not served yet.
   server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
+    const requestId = nextRequestId();
     const body = JSON.stringify(
-      errorEnvelope(
-        new MockHttpError(426, undefined, WEBSOCKET_MESSAGE),
-        `req_${randomBytes(8).toString('hex')}`,
-        clock.now(),
-      ),
+      errorEnvelope(new MockHttpError(426, undefined, WEBSOCKET_MESSAGE), requestId, clock.now()),
     );
-    socket.end(
-      'HTTP/1.1 426 Upgrade Required\r\n' +
-        'content-type: application/json; charset=utf-8\r\n' +
-        'access-control-allow-origin: *\r\n' +
-        `x-service-mode: ${modeOfKey(presentedKey(req.headers, new URL(req.url ?? '/', baseUrl).searchParams)?.key)}\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\n` +
-        'connection: close\r\n\r\n' +
-        body,
-    );
+    const key = presentedKey(req.headers, new URL(req.url ?? '/', baseUrl).searchParams)?.key;
+    const headers: Record<string, string> = {
+      ...corsHeaders(),
+      'x-request-id': requestId,
+      'x-service-mode': modeOfKey(key),
+      ...rateLimitHeaders(limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)),
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    };
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 426 Upgrade Required\r\n${head}\r\n${body}`);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -339,7 +352,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
-      closing.abort(new Error('mock server closing'));
       clock.dispose();
       server.close(() => resolve());
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would

@@ -27,7 +27,11 @@ export function openStream(
   searchContext: SearchContext,
 ): StreamingReply {
   const account = ctx.account!;
-  const matches = engine.matcher(ctx.params, searchContext);
+  // Built now so a bad filter is a normal error answer before the stream
+  // starts; rebuilt per batch because search windows end at "now" and the
+  // articles to come are newer than the connection.
+  const matcherAt = (now: Date) => engine.matcher(ctx.params, { ...searchContext, now });
+  matcherAt(searchContext.now);
   const { res } = ctx;
   res.writeHead(200, {
     ...ctx.responseHeaders(),
@@ -71,6 +75,7 @@ export function openStream(
 
   const unsubscribe = bus.subscribe((articles) => {
     if (res.writableEnded || res.destroyed) return;
+    const matches = matcherAt(ctx.clock.now());
     for (const article of articles) {
       if (matches(article) && !send(article)) return;
     }

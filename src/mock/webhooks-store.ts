@@ -24,12 +24,6 @@ export interface Webhook {
   updatedAt: Date;
   /** Failed deliveries in a row; the third disables the subscription. */
   consecutiveFailures: number;
-  /**
-   * Articles indexed after this point are new to the subscription. The spec
-   * says a subscription "starts with the latest articles"; the dispatcher
-   * reads this when it comes.
-   */
-  startedAtIndex: number;
 }
 
 /** The shape the API answers with: everything but the secret. */
@@ -57,11 +51,7 @@ export class WebhookStore {
 
   constructor(private readonly clock: MockClock) {}
 
-  create(
-    account: Account,
-    input: { url: unknown; filters: unknown },
-    startedAtIndex: number,
-  ): Webhook {
+  create(account: Account, input: { url: unknown; filters: unknown }): Webhook {
     const owned = this.list(account).length;
     const max = PLAN_LIMITS[account.plan].webhooks;
     if (owned >= max) {
@@ -82,7 +72,6 @@ export class WebhookStore {
       createdAt: now,
       updatedAt: now,
       consecutiveFailures: 0,
-      startedAtIndex,
     };
     this.byId.set(webhook.id, webhook);
     return webhook;

@@ -243,3 +243,40 @@ describe('mock server: requests', () => {
     expect((r.json as Envelope).errors[0]?.message).toMatch(/\/v1\/news\/stream/);
   });
 });
+
+describe('mock server: WebSocket upgrades', () => {
+  it('answers an Upgrade: websocket request with 426 and the envelope', async () => {
+    const { request } = await import('node:http');
+    const url = new URL('/v1/news/stream', server.url);
+    const answer = await new Promise<{ status: number; body: string; mode: string | undefined }>(
+      (resolve, reject) => {
+        const req = request(url, {
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+            'x-api-key': 'api_test_mock_basic',
+          },
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body,
+              mode: res.headers['x-service-mode'] as string | undefined,
+            }),
+          );
+        });
+        req.on('upgrade', () => reject(new Error('the mock must not upgrade')));
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(answer.status).toBe(426);
+    expect(answer.mode).toBe('test');
+    expect(JSON.parse(answer.body).errors[0].message).toMatch(/server-sent events/);
+  });
+});

@@ -23,7 +23,8 @@ const XML_ILLEGAL =
 
 function golden(name: string, actual: string): void {
   const path = join(GOLDEN, name);
-  if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(path)) writeFileSync(path, actual);
+  if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(path, actual);
+  expect(existsSync(path), `${name} missing: run with UPDATE_GOLDEN=1`).toBe(true);
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }
 

@@ -2,6 +2,7 @@ import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
+import { RESOLVE_OPTION, resolveNames } from '../resolve-names.js';
 
 /** Count takes the search filters; paging, sorting, highlighting and facets mean nothing to it. */
 const COUNT_PARAMS = SEARCH_PARAMS.filter(
@@ -13,12 +14,12 @@ export const count: CommandSpec = {
   summary: 'count matching articles (POST /v1/news/count); prints the number',
   params: COUNT_PARAMS,
   raw: true,
+  options: [RESOLVE_OPTION],
   examples: ['news count --organization-name Tesla --published-at-start 2026-11-01'],
   async run(input, runtime) {
-    const body = buildRequestBody(input.params, {
-      now: runtime.io.now(),
-      lookup: (name) => COUNT_PARAMS.find((d) => d.name === name),
-    });
+    const lookup = (name: string) => COUNT_PARAMS.find((d) => d.name === name);
+    const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
+    const body = await resolveNames(checked, input, runtime, lookup);
     const spec = { method: 'POST', path: '/v1/news/count', body } as const;
     if (runtime.settings.dryRun) return runtime.printDryRun(spec);
     const client = await runtime.client();

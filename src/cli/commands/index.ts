@@ -1,19 +1,37 @@
 import type { CommandSpec } from '../command-spec.js';
+import { article } from './article.js';
 import { balance } from './balance.js';
 import { config } from './config.js';
 import { convert } from './convert.js';
 import { count } from './count.js';
+import { companies, journalists, people } from './directory.js';
+import { entity } from './entity.js';
 import { eventTypes } from './event-types.js';
+import { headlines } from './headlines.js';
+import { local } from './local.js';
 import { mock } from './mock-serve.js';
 import { ping } from './ping.js';
 import { query } from './query.js';
 import { search } from './search.js';
+import { story } from './story.js';
+import { suggest } from './suggest.js';
+import { trends } from './trends.js';
 
 /** Every command, in the order `news --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   search,
   count,
+  headlines,
+  story,
+  article,
+  trends,
+  local,
+  entity,
   eventTypes,
+  suggest,
+  people,
+  companies,
+  journalists,
   balance,
   ping,
   query,

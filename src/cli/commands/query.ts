@@ -34,7 +34,11 @@ export const query: CommandSpec = {
         const rows = queryFields().map((f) => ({
           field: f.name,
           type: f.type,
-          entity_block: f.inEntityBlock ? 'yes' : 'no',
+          where: f.inEntityBlock
+            ? f.outsideEntityBlock
+              ? 'anywhere'
+              : 'inside {{ }} only'
+            : 'outside {{ }}',
           values: f.values?.join(',') ?? '',
         }));
         await exportList(runtime, rows, 'generic', 'news query fields');

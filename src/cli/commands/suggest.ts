@@ -14,7 +14,9 @@ const RESOLVES: Readonly<Record<SuggestKind, string>> = {
 
 /** What a table shows: the id, the name, the type and the knowledge-base links next to it. */
 function row(item: ApiRecord): ApiRecord {
-  const links = (typeof item['links'] === 'object' && item['links'] !== null ? item['links'] : {}) as Record<string, unknown>;
+  const links = (
+    typeof item['links'] === 'object' && item['links'] !== null ? item['links'] : {}
+  ) as Record<string, unknown>;
   const out: ApiRecord = { id: item['id'], name: item['name'] };
   if (item['type'] !== undefined) out['type'] = item['type'];
   if (item['taxonomy'] !== undefined) out['taxonomy'] = item['taxonomy'];
@@ -30,13 +32,23 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
     args: [{ name: 'prefix', description: 'the start of a name' }],
     raw: true,
     options: [{ flags: '--ids', description: 'print only the ids, one per line (for scripts)' }],
-    examples: [`news suggest ${kind} ${kind === 'topics' ? 'econ' : kind === 'entities' ? 'tesl' : 'bank'}`],
+    examples: [
+      `news suggest ${kind} ${kind === 'topics' ? 'econ' : kind === 'entities' ? 'tesl' : 'bank'}`,
+    ],
     async run(input, runtime) {
-      const spec = { method: 'GET', path: `/v1/suggest/${kind}`, query: { prefix: input.args[0] ?? '' } } as const;
+      const spec = {
+        method: 'GET',
+        path: `/v1/suggest/${kind}`,
+        query: { prefix: input.args[0] ?? '' },
+      } as const;
       if (runtime.settings.dryRun) return runtime.printDryRun(spec);
       const client = await runtime.client();
       if (input.options['raw'] === true) {
-        const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
+        const response = await client.request<string>({
+          ...spec,
+          raw: true,
+          signal: runtime.signal,
+        });
         return runtime.write(`${response.body}\n`);
       }
       const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
@@ -46,10 +58,12 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
       if (input.options['ids'] === true) {
         return runtime.write(items.map((i) => `${String(i['id'])}\n`).join(''));
       }
-      if (items.length === 0) runtime.report.notice(`no ${kind} start with "${input.args[0] ?? ''}"`);
+      if (items.length === 0)
+        runtime.report.notice(`no ${kind} start with "${input.args[0] ?? ''}"`);
       // The table is the short view; every other format carries the records as the server sent them.
-      const table = (await chooseFormat(runtime)) === 'table' && runtime.settings.fields === undefined;
-      await exportList(runtime, table ? items.map(row) : items, 'generic');
+      const table =
+        (await chooseFormat(runtime)) === 'table' && runtime.settings.fields === undefined;
+      await exportList(runtime, table ? items.map(row) : items, 'generic', `news suggest ${kind}`);
     },
   };
 }
@@ -57,6 +71,7 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
 export const suggest: CommandSpec = {
   name: 'suggest',
   summary: 'typeahead for entities, categories, topics and industries (GET /v1/suggest/…)',
-  description: 'Finds ids for --entity-id, --category-id, --topic-id and --industry-id, and the exact spelling of names.',
+  description:
+    'Finds ids for --entity-id, --category-id, --topic-id and --industry-id, and the exact spelling of names.',
   subcommands: (['entities', 'categories', 'topics', 'industries'] as const).map(suggestCommand),
 };

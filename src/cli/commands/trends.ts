@@ -20,12 +20,19 @@ export const trends: CommandSpec = {
     'news trends --field entity.id --time-bucket day --language-code en',
   ],
   async run(input, runtime) {
-    const body = buildRequestBody(input.params, { now: runtime.io.now(), lookup: (n) => byName.get(n) });
+    const body = buildRequestBody(input.params, {
+      now: runtime.io.now(),
+      lookup: (n) => byName.get(n),
+    });
     if (body['field'] === undefined) {
-      throw new UsageError('trends needs --field', { hint: `one or more of ${TREND_FIELDS.join(', ')}` });
+      throw new UsageError('trends needs --field', {
+        hint: `one or more of ${TREND_FIELDS.join(', ')}`,
+      });
     }
     if (body['compare'] === '1' && body['compare_window'] === undefined) {
-      throw new UsageError('--compare 1 needs --compare-window', { hint: 'for example --compare-window 7DAYS' });
+      throw new UsageError('--compare 1 needs --compare-window', {
+        hint: 'for example --compare-window 7DAYS',
+      });
     }
     const spec = { method: 'POST', path: '/v1/news/trends', body } as const;
     if (runtime.settings.dryRun) return runtime.printDryRun(spec);
@@ -36,7 +43,9 @@ export const trends: CommandSpec = {
     }
     const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
     if (response.mode === 'test') {
-      runtime.report.notice('test key: the trend values are placeholders; counts, percentages and growth rates are real');
+      runtime.report.notice(
+        'test key: the trend values are placeholders; counts, percentages and growth rates are real',
+      );
     }
     const groups = trendGroups(response.body);
     const format = await chooseFormat(runtime);
@@ -44,6 +53,6 @@ export const trends: CommandSpec = {
     if (format === 'table' && output === undefined && fields === undefined) {
       return runtime.write(renderTrends(groups, runtime.io.stdout.columns ?? 80));
     }
-    await exportList(runtime, trendRecords(groups), 'generic');
+    await exportList(runtime, trendRecords(groups), 'generic', 'news trends');
   },
 };

@@ -19,8 +19,8 @@ export function sparkline(values: readonly number[]): string {
   return values
     .map((v) => {
       if (!(max > 0) || !(v > 0)) return ' ';
-      const level = Math.min(SPARKS.length - 1, Math.floor((v / max) * SPARKS.length));
-      return SPARKS[Math.max(0, level)]!;
+      const level = Math.ceil((v / max) * SPARKS.length) - 1;
+      return SPARKS[Math.min(SPARKS.length - 1, Math.max(0, level))]!;
     })
     .join('');
 }
@@ -40,15 +40,22 @@ export function splitBar(shares: readonly Share[], width: number): string {
   const total = shares.reduce((sum, s) => sum + Math.max(0, s.value), 0);
   if (!(total > 0) || width <= 0) return '';
   const exact = shares.map((s) => (Math.max(0, s.value) / total) * width);
-  const cells = exact.map(Math.floor);
-  let left = width - cells.reduce((a, b) => a + b, 0);
+  const visible = shares.filter((s) => s.value > 0).length <= width;
+  const cells = exact.map((e) => (visible && e > 0 ? Math.max(1, Math.floor(e)) : Math.floor(e)));
   const order = exact
     .map((e, i) => ({ i, rest: e - Math.floor(e) }))
     .sort((a, b) => b.rest - a.rest);
+  let sum = cells.reduce((a, b) => a + b, 0);
   for (const { i } of order) {
-    if (left <= 0) break;
+    if (sum >= width) break;
     cells[i] = (cells[i] ?? 0) + 1;
-    left -= 1;
+    sum += 1;
+  }
+  // Minimum cells can overshoot: take the excess from the largest shares.
+  while (sum > width) {
+    const largest = cells.indexOf(Math.max(...cells));
+    cells[largest] = (cells[largest] ?? 0) - 1;
+    sum -= 1;
   }
   return shares.map((s, i) => s.fill.repeat(cells[i] ?? 0)).join('');
 }

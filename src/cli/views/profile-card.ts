@@ -46,7 +46,7 @@ function header(profile: Json, kind: DirectoryKind, width: number): string[] {
     type,
     profile['id'] === undefined ? undefined : `id ${String(profile['id'])}`,
   ].filter(Boolean);
-  const title = fit(`${name}${tags.length > 0 ? `  ·  ${tags.join('  ·  ')}` : ''}`, width);
+  const title = fit(`${name}${tags.length > 0 ? ` · ${tags.join(' · ')}` : ''}`, width);
   return [title, '─'.repeat(Math.min(width, Math.max(title.length, 20)))];
 }
 
@@ -103,15 +103,14 @@ function outletRows(profile: Json): [string, string][] {
 }
 
 function coverageLines(coverage: Json, kind: DirectoryKind, width: number): string[] {
-  const rows: [string, string][] = [];
+  const lines = ['Coverage'];
   const count = num(coverage['article_count']);
   const first = str(coverage['first_seen'])?.slice(0, 10);
   const last = str(coverage['last_seen'])?.slice(0, 10);
   if (count !== undefined) {
-    const span = first && last ? `  ·  ${first} → ${last}` : '';
-    rows.push(['Articles', `${formatCount(count)}${span}`]);
+    const span = first && last ? ` · first seen ${first}, last seen ${last}` : '';
+    lines.push(`  Articles   ${fit(`${formatCount(count)}${span}`, width - 13)}`);
   }
-  const lines = ['Coverage', ...fieldLines(rows, width, '  ')];
   lines.push(...sentimentLines(obj(coverage['sentiment']), width));
   const momentum = obj(coverage['momentum']);
   if (momentum) {
@@ -181,7 +180,7 @@ function timelineLines(timeline: unknown[], width: number): string[] {
   const last = shown[shown.length - 1]!.period;
   return [
     `  Timeline   ${sparkline(shown.map((p) => p.count))}`,
-    `             ${fit(`${first} → ${last}  ·  peak ${formatCount(peak.count)} in ${peak.period}`, room)}`,
+    `             ${fit(`${first} → ${last} · peak ${formatCount(peak.count)} in ${peak.period}`, room)}`,
   ];
 }
 

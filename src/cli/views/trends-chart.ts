@@ -62,7 +62,7 @@ export function renderTrends(groups: readonly TrendGroup[], width: number): stri
         ? undefined
         : `${formatCount(group.totalArticles)} articles`,
     ].filter(Boolean);
-    out.push([group.field, ...facts].join('  ·  '));
+    out.push([group.field, ...facts].join(' · '));
     if (group.trends.length === 0) {
       out.push('  (no values)');
       continue;

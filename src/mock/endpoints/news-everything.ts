@@ -1,5 +1,5 @@
 import { type EngineCore, pagedSearch, prepareRequest } from '../search/core.js';
-import { searchPoints } from '../search/respond.js';
+import { meta, searchPoints } from '../search/respond.js';
 import { select } from '../search/select.js';
 import { TEST_MODE_COUNT_CAP } from '../search/test-mode.js';
 import type { EngineResult, Params, SearchContext } from '../search/types.js';
@@ -18,6 +18,7 @@ export function count(core: EngineCore, params: Params, ctx: SearchContext): Eng
     count: ctx.mode === 'test' ? Math.min(n, TEST_MODE_COUNT_CAP) : n,
     request_id: ctx.requestId,
   };
-  if (prepared.prompt) body['meta'] = { prompt: prepared.prompt };
+  const m = meta(prepared);
+  if (m) body['meta'] = m;
   return { body, points: searchPoints(prepared, ctx) };
 }

@@ -1,4 +1,5 @@
 import type { Article, FixtureStore } from '../fixtures/types.js';
+import { type Columns, createColumns } from './columns.js';
 import { categorySlug, toDoc } from './doc.js';
 import type { FacetField, FacetLookup } from './facets.js';
 import type { PromptVocabulary } from './prompt.js';
@@ -11,6 +12,8 @@ import type { Doc } from './types.js';
 export class ArticleIndex {
   docs: Doc[] = [];
   byId = new Map<number, Doc>();
+  /** Typed-array copies of the fields, aligned with `docs`. */
+  columns: Columns = createColumns([]);
   private indexed: { length: number; times: Float64Array | undefined } = {
     length: -1,
     times: undefined,
@@ -31,9 +34,10 @@ export class ArticleIndex {
     if (this.indexed.length === articles.length && this.indexed.times === publishedMs) return;
     const aligned = publishedMs.length === articles.length;
     this.docs = articles.map((a, i) =>
-      toDoc(a, aligned ? (publishedMs[i] as number) : Date.parse(a.published_at)),
+      toDoc(a, aligned ? (publishedMs[i] as number) : Date.parse(a.published_at), i),
     );
     this.byId = new Map(this.docs.map((d) => [d.id, d]));
+    this.columns = createColumns(this.docs);
     this.indexed = { length: articles.length, times: publishedMs };
     this.buildLookups();
   }

@@ -1,7 +1,7 @@
 import { MockHttpError } from '../error-envelope.js';
 import type { ArticleIndex } from './article-index.js';
 import { type PrepareOptions, type Prepared, type PromptCache, prepare } from './prepare.js';
-import { searchBody, searchPoints, sortChoice, sortMatches } from './respond.js';
+import { neededOrder, searchBody, searchPoints, sortChoice, sortMatches } from './respond.js';
 import { select } from './select.js';
 import type { SortKey } from './sort.js';
 import type { Doc, DocFilter, EngineResult, Params, SearchContext } from './types.js';
@@ -42,6 +42,7 @@ export function pagedSearch(
   const matches = sortMatches(
     select(prepared, how.docs ?? core.index.docs, how.filters),
     sortChoice(prepared, how.defaultSort),
+    neededOrder(prepared, ctx),
   );
   return {
     body: searchBody(prepared, matches, ctx, core.index),

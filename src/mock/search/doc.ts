@@ -47,7 +47,7 @@ function placesOf(article: Article): DocPlace[] {
 }
 
 /** Indexes one article; `publishedMs` comes from the store's parallel array. */
-export function toDoc(article: Article, publishedMs: number): Doc {
+export function toDoc(article: Article, publishedMs: number, ix = -1): Doc {
   const images: DocImage[] = [];
   let videoCount = 0;
   for (const m of article.media) {
@@ -56,6 +56,7 @@ export function toDoc(article: Article, publishedMs: number): Doc {
   }
   const s = article.sentiment;
   return {
+    ix,
     source: article,
     id: article.id,
     title: article.title,

@@ -177,9 +177,12 @@ export function rangeFacet(
   const edges: number[] = [];
   for (let x = start; x < end && edges.length < MAX_BUCKETS; x = next(x)) edges.push(x);
   const counts = edges.map(() => 0);
+  // Cut at MAX_BUCKETS, the last bucket ends where the next would start.
+  const last = edges.length === MAX_BUCKETS ? next(edges[edges.length - 1] as number) : end;
+  const stop = Math.min(end, last);
   for (const doc of docs) {
     const v = read(doc);
-    if (v < start || v >= end) continue;
+    if (v < start || v >= stop) continue;
     // Binary search for the last edge ≤ v.
     let lo = 0;
     let hi = edges.length - 1;

@@ -9,7 +9,12 @@ import type { Doc, DocImage } from './types.js';
  */
 export type FieldAccessor =
   /** Exact values compared case-insensitively (the doc side is already lower-case). */
-  | { readonly kind: 'keyword'; readonly values: (doc: Doc) => readonly string[] }
+  | {
+      readonly kind: 'keyword';
+      readonly values: (doc: Doc) => readonly string[];
+      /** Set when the field has exactly one value per article: it can live in a column. */
+      readonly single?: (doc: Doc) => string;
+    }
   /** `undefined` when the article has no value (an image width without images): no bound matches it. */
   | { readonly kind: 'number'; readonly value: (doc: Doc) => number | undefined }
   | { readonly kind: 'flag'; readonly test: (doc: Doc) => boolean }
@@ -20,7 +25,11 @@ const keyword = (values: (doc: Doc) => readonly string[]): FieldAccessor => ({
   kind: 'keyword',
   values,
 });
-const one = (value: (doc: Doc) => string): FieldAccessor => keyword((doc) => [value(doc)]);
+const one = (value: (doc: Doc) => string): FieldAccessor => ({
+  kind: 'keyword',
+  values: (doc) => [value(doc)],
+  single: value,
+});
 const num = (value: (doc: Doc) => number | undefined): FieldAccessor => ({ kind: 'number', value });
 const flag = (test: (doc: Doc) => boolean): FieldAccessor => ({ kind: 'flag', test });
 

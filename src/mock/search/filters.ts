@@ -1,10 +1,17 @@
 import type { ParamDef, ParamGroup } from '../../params/types.js';
+import type { Columns } from './columns.js';
 import { dayRange, rangeEnd, rangeStart } from './dates.js';
 import { ENTITY_NAME_TYPES, FIELDS } from './fields.js';
 import { haversineKm, inBBox, parseBBox } from './geo.js';
 import { anyOf, type Bound, bound, compareNumber, nameMatches } from './matchers.js';
 import { listOf, type Value } from './parse-request.js';
-import { compilePattern, matchesTitleTerms, parseTitleTerms, tokenize } from './text.js';
+import {
+  compilePattern,
+  hasPhraseIds,
+  matchesTitleTerms,
+  parseTitleTerms,
+  tokenize,
+} from './text.js';
 import type { Doc, DocEntity, DocFilter } from './types.js';
 
 /** What a filter may read besides its own value. */
@@ -15,6 +22,8 @@ export interface FilterEnv {
   readonly firstAuthorId: (nameLower: string) => number | undefined;
   /** The compiled `query` (the engine parses it, so errors carry the request's context). */
   readonly compileQuery: (text: string) => DocFilter;
+  /** The index's columns; absent when filtering articles that are not indexed (webhooks, streams). */
+  readonly columns?: Columns | undefined;
 }
 
 /** Builds the predicate of one applied parameter; undefined = nothing to filter (e.g. consumed by another). */
@@ -36,14 +45,28 @@ export function isFilterParam(def: ParamDef): boolean {
 }
 
 const not = (f: DocFilter | undefined): DocFilter | undefined =>
-  f === undefined ? undefined : (doc) => !f(doc);
+  f === undefined ? undefined : (doc, ix) => !f(doc, ix);
 
 const num = (v: Value): number => (typeof v === 'number' ? v : Number(v));
 
-function titleTerms(value: Value): DocFilter | undefined {
+function titleTerms(value: Value, env: FilterEnv): DocFilter | undefined {
   const terms = parseTitleTerms(String(value));
   if (terms.length === 0) return undefined;
-  return (doc) => matchesTitleTerms(doc.titleTokens, terms);
+  const slow: DocFilter = (doc) => matchesTitleTerms(doc.titleTokens, terms);
+  if (env.columns === undefined) return slow;
+  const { dict, offsets, ids } = env.columns.titles();
+  // A word no title has: nothing can match (-2 is never an id).
+  const id = (w: string) => dict.get(w) ?? -2;
+  const phrases = terms.map((t) =>
+    t.kind === 'word' ? { words: [id(t.word)], slop: 0 } : { words: t.words.map(id), slop: t.slop },
+  );
+  return (doc, ix) => {
+    if (ix < 0) return slow(doc, ix);
+    const from = offsets[ix] as number;
+    const to = offsets[ix + 1] as number;
+    for (const p of phrases) if (!hasPhraseIds(ids, from, to, p.words, p.slop)) return false;
+    return true;
+  };
 }
 
 /** The article's geo point: its first mentioned place with coordinates (fixture convention). */
@@ -100,7 +123,7 @@ function entitySentiment(name: string): FilterHandler {
 export function authorNameFilter(
   names: readonly string[],
   env: Pick<FilterEnv, 'firstAuthorId'>,
-): DocFilter {
+): (doc: Doc) => boolean {
   const ids = new Set<number>();
   for (const n of names) {
     const id = env.firstAuthorId(n.toLowerCase());
@@ -113,7 +136,7 @@ export function authorNameFilter(
 const SPECIAL: Readonly<Record<string, FilterHandler>> = {
   query: (v, env) => env.compileQuery(String(v)),
   title: titleTerms,
-  'ignore.title': (v) => not(titleTerms(v)),
+  'ignore.title': (v, env) => not(titleTerms(v, env)),
   title_starts_with: (v) => {
     const prefix = String(v).toLowerCase();
     return (doc) => doc.titleLower.startsWith(prefix);
@@ -193,8 +216,9 @@ export function handlerFor(name: string): FilterHandler | undefined {
   const ranged = m?.[1] === undefined ? undefined : FIELDS[m[1]];
   if (m?.[2] && ranged?.kind === 'number') {
     const op = BOUNDS[m[2]] as Bound;
-    return (v) => bound(ranged, op, num(v));
+    const field = m[1] as string;
+    return (v, env) => bound(ranged, op, num(v), env.columns, field);
   }
   const accessor = FIELDS[name];
-  return accessor ? (v) => anyOf(accessor, listOf(v)) : undefined;
+  return accessor ? (v, env) => anyOf(accessor, listOf(v), env.columns, name) : undefined;
 }

@@ -47,11 +47,11 @@ export function createSearchEngine(store: FixtureStore): SearchEngine {
     entityFeed: (id, params, ctx) => entityFeed(core, id, params, ctx),
     eventTypes: () => eventTypes(core),
     matcher(params, ctx) {
-      const prepared = prepareRequest(core, params, ctx);
+      const prepared = prepareRequest(core, params, ctx, { noColumns: true });
       const { filters, from, to } = prepared;
       return (a) => {
         const doc = core.index.toDoc(a);
-        return doc.publishedAt >= from && doc.publishedAt <= to && filters.every((f) => f(doc));
+        return doc.publishedAt >= from && doc.publishedAt <= to && filters.every((f) => f(doc, -1));
       };
     },
     addArticles: () => core.index.refresh(),

@@ -1,6 +1,7 @@
+import type { Columns } from './columns.js';
 import type { FieldAccessor } from './fields.js';
 import { hasPhrase, tokenize } from './text.js';
-import type { Doc, DocEntity, DocFilter } from './types.js';
+import type { DocEntity, DocFilter } from './types.js';
 
 /**
  * Predicates built from a field accessor and a value, shared by the flat filters
@@ -38,11 +39,30 @@ export function entityNameFilter(type: string, names: readonly string[]): DocFil
     doc.entities.some((e) => e.type === type && wanted.some((t) => nameMatches(e, t)));
 }
 
-/** Any of `values` (case-insensitive) is among the field's values. */
-export function anyOf(accessor: FieldAccessor, values: readonly string[]): DocFilter | undefined {
+/**
+ * Any of `values` (case-insensitive) is among the field's values. With the
+ * index's columns (and a field that has one), the test reads the column at the
+ * article's position instead of the article.
+ */
+export function anyOf(
+  accessor: FieldAccessor,
+  values: readonly string[],
+  columns?: Columns,
+  field?: string,
+): DocFilter | undefined {
   switch (accessor.kind) {
     case 'keyword': {
       const wanted = new Set(values.map((v) => v.toLowerCase()));
+      const col = field === undefined ? undefined : columns?.keyword(field);
+      if (col !== undefined) {
+        const codes = new Set([...wanted].map((v) => col.dict.get(v) ?? -1));
+        const a = col.codes;
+        const single = codes.size === 1 ? [...codes][0] : undefined;
+        const slow: DocFilter | undefined = anyOf(accessor, values);
+        return single !== undefined
+          ? (doc, ix) => (ix < 0 ? (slow as DocFilter)(doc, ix) : a[ix] === single)
+          : (doc, ix) => (ix < 0 ? (slow as DocFilter)(doc, ix) : codes.has(a[ix] as number));
+      }
       const read = accessor.values;
       return (doc) => {
         const have = read(doc);
@@ -63,17 +83,43 @@ export function anyOf(accessor: FieldAccessor, values: readonly string[]): DocFi
     case 'flag': {
       const want = values[0] === '1' || values[0] === 'true';
       const test = accessor.test;
+      const col = field === undefined ? undefined : columns?.flag(field);
+      if (col !== undefined) {
+        const bit = want ? 1 : 0;
+        return (doc, ix) => (ix < 0 ? test(doc) === want : col[ix] === bit);
+      }
       return (doc) => test(doc) === want;
     }
   }
 }
 
 /** A numeric bound; articles without a value never match one. */
-export function bound(accessor: FieldAccessor, op: Bound, n: number): DocFilter | undefined {
+export function bound(
+  accessor: FieldAccessor,
+  op: Bound,
+  n: number,
+  columns?: Columns,
+  field?: string,
+): DocFilter | undefined {
   if (accessor.kind !== 'number') return undefined;
   const read = accessor.value;
-  return (doc: Doc) => {
+  const slow: DocFilter = (doc) => {
     const v = read(doc);
     return v !== undefined && compareNumber(v, op, n);
   };
+  const col = field === undefined ? undefined : columns?.number(field);
+  if (col === undefined) return slow;
+  // NaN (no value) fails every comparison, as undefined does above.
+  switch (op) {
+    case 'gte': {
+      const limit = n - EPSILON;
+      return (doc, ix) => (ix < 0 ? slow(doc, ix) : (col[ix] as number) >= limit);
+    }
+    case 'lte': {
+      const limit = n + EPSILON;
+      return (doc, ix) => (ix < 0 ? slow(doc, ix) : (col[ix] as number) <= limit);
+    }
+    default:
+      return (doc, ix) => (ix < 0 ? slow(doc, ix) : compareNumber(col[ix] as number, op, n));
+  }
 }

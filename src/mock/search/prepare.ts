@@ -12,7 +12,7 @@ import { listOf, parseParams, type Value } from './parse-request.js';
 import { type IgnoredPart, promptKey, translatePrompt } from './prompt.js';
 import { articleQueryTarget } from './query-target.js';
 import { highlightWords } from './text.js';
-import type { DocFilter, Params, SearchContext } from './types.js';
+import type { Doc, DocFilter, Params, SearchContext } from './types.js';
 
 export interface Warning {
   code: string;
@@ -39,6 +39,8 @@ export interface Prepared {
   readonly promptNew: boolean;
   /** Words the request looks for in titles: for relevance and highlighting. */
   readonly words: readonly string[];
+  /** The index's article list when the filters read its columns (see select). */
+  readonly indexDocs: readonly Doc[] | undefined;
   /** The parameters as the request sent them: page URLs repeat the request (a prompt comes from the cache). */
   readonly params: Params;
 }
@@ -48,6 +50,8 @@ export interface PrepareOptions {
   readonly defs?: readonly ParamDef[];
   /** Parameters read into `values` but left to the endpoint (trends windows its own dates). */
   readonly valuesOnly?: ReadonlySet<string>;
+  /** Filter without the index's columns: for articles that are not indexed (matcher). */
+  readonly noColumns?: boolean;
 }
 
 const PROMPT_DEF = searchParam('prompt') as ParamDef;
@@ -231,7 +235,8 @@ export function prepare(
   checkCodedRules(values, index, defs);
   const now = ctx.now.getTime();
   const window = titleWindow(values, defs, now);
-  const base = { values, firstAuthorId: index.firstAuthorId };
+  const columns = options.noColumns ? undefined : index.columns;
+  const base = { values, firstAuthorId: index.firstAuthorId, columns };
   const env: FilterEnv = { ...base, compileQuery: queryCompiler(base) };
   const filters: DocFilter[] = [];
   const skip = options.valuesOnly ?? new Set<string>();
@@ -258,5 +263,6 @@ export function prepare(
     promptNew: prompted.isNew,
     words: searchedWords(values),
     params: rawParams,
+    indexDocs: columns === undefined ? undefined : index.docs,
   };
 }

@@ -192,9 +192,17 @@ function readTime(r: Reader, now: number): void {
   }
 }
 
-/** Longest names first, so "New York City" wins over "New York". */
-const byLength = <T extends { name: string }>(items: readonly T[]): T[] =>
-  [...items].sort((a, b) => b.name.length - a.name.length || a.name.localeCompare(b.name));
+/**
+ * The items whose name occurs in the text, in text order (so "French and Spanish"
+ * gives fr,es); at one position the longest name wins ("New York City" over "New York").
+ */
+function byPosition<T extends { name: string }>(items: readonly T[], text: string): T[] {
+  return items
+    .map((item) => ({ item, at: text.indexOf(item.name.toLowerCase()) }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => a.at - b.at || b.item.name.length - a.item.name.length)
+    .map((x) => x.item);
+}
 
 export function translatePrompt(
   prompt: string,
@@ -207,24 +215,24 @@ export function translatePrompt(
   for (const [re, param, value] of PHRASES) if (r.take(re)) r.add(param, value);
 
   // "in French", "French news": a language by name.
-  for (const l of byLength(vocab.languages))
+  for (const l of byPosition(vocab.languages, r.text))
     if (r.takeWord(l.name)) r.add('language.code', l.code.toLowerCase());
   // "from Germany": where the source is; a country named otherwise is a place mentioned.
-  for (const c of byLength(vocab.countries)) {
+  for (const c of byPosition(vocab.countries, r.text)) {
     if (r.take(new RegExp(`\\bfrom\\s+(?:the\\s+)?${escapeRegExp(c.name.toLowerCase())}\\b`))) {
       r.add('source.country.code', c.code.toLowerCase());
     }
   }
-  for (const e of byLength(vocab.entities)) {
+  for (const e of byPosition(vocab.entities, r.text)) {
     if (e.name.length < 2 || !r.takeWord(e.name)) continue;
     const param = NAME_PARAM[e.type];
     r.add(param ?? 'entity.id', param ? e.name : String(e.id));
   }
-  for (const c of byLength(vocab.countries))
+  for (const c of byPosition(vocab.countries, r.text))
     if (r.takeWord(c.name)) r.add('source.country.code', c.code.toLowerCase());
   for (const [alias, id] of Object.entries(TOPIC_ALIASES))
     if (r.takeWord(alias)) r.add('topic.id', id);
-  for (const t of byLength(vocab.topics)) if (r.takeWord(t.name)) r.add('topic.id', t.id);
+  for (const t of byPosition(vocab.topics, r.text)) if (r.takeWord(t.name)) r.add('topic.id', t.id);
   for (const code of vocab.eventTypes) {
     if (r.takeWord(code.replace(/-/g, ' ')) || r.takeWord(code)) r.add('event.type', code);
   }
@@ -237,7 +245,9 @@ export function translatePrompt(
   }
 
   // Capitalised words left over (runs broken by punctuation) look like names the mock does not know.
-  for (const m of r.original.matchAll(/\p{Lu}[\p{L}\p{N}'’-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’-]*)*/gu)) {
+  for (const m of r.original.matchAll(
+    /\p{Lu}[\p{L}\p{N}'’-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’-]*)*/gu,
+  )) {
     const words = m[0].split(/[ \t]+/).filter((w) => !NOT_NAMES.has(w.toLowerCase()));
     const first = words[0];
     if (first === undefined) continue;

@@ -3,8 +3,11 @@ import { dayRange, rangeEnd, rangeStart } from './dates.js';
 import { FIELDS, type FieldAccessor } from './fields.js';
 import { authorNameFilter, type FilterEnv, handlerFor } from './filters.js';
 import { anyOf, type Bound, compareNumber, nameMatches } from './matchers.js';
-import { hasPhrase, tokenize } from './text.js';
+import { hasPhrase, hasPhraseIds, tokenize } from './text.js';
 import type { Doc, DocEntity, DocFilter } from './types.js';
+
+/** What the query language calls a predicate: one argument, the article. */
+type DocTest = (doc: Doc) => boolean;
 
 const NEVER = (): boolean => false;
 
@@ -15,7 +18,7 @@ const FLAT_NAME: Readonly<Record<string, string>> = {
   'title.pattern': 'title_pattern',
 };
 
-function numeric(read: (x: number) => boolean, value: (doc: Doc) => number | undefined): DocFilter {
+function numeric(read: (x: number) => boolean, value: (doc: Doc) => number | undefined): DocTest {
   return (doc) => {
     const v = value(doc);
     return v !== undefined && read(v);
@@ -50,14 +53,26 @@ const asNumber = (v: number | string): number => Number(v);
 const asDate = (v: number | string, end: boolean): number =>
   end ? rangeEnd(String(v)) : rangeStart(String(v));
 
-function titleWords(c: Comparison): DocFilter {
+function titleWords(c: Comparison, env: FilterEnv): DocTest {
   const words = tokenize(c.op === 'eq' || c.op === 'phrase' ? c.value : '');
   if (words.length === 0) return NEVER;
-  const slop = c.op === 'phrase' ? c.slop : undefined;
   // A bare term (or quoted text on a field without phrases) needs every word; a phrase needs them in order.
-  return slop === undefined
-    ? (doc) => words.every((w) => doc.titleTokens.includes(w))
-    : (doc) => hasPhrase(doc.titleTokens, words, slop);
+  const slop = c.op === 'phrase' ? c.slop : undefined;
+  const slow: DocTest =
+    slop === undefined
+      ? (doc) => words.every((w) => doc.titleTokens.includes(w))
+      : (doc) => hasPhrase(doc.titleTokens, words, slop);
+  if (env.columns === undefined) return slow;
+  const { dict, offsets, ids } = env.columns.titles();
+  const wordIds = words.map((w) => dict.get(w) ?? -2);
+  const parts = slop === undefined ? wordIds.map((id) => [id]) : [wordIds];
+  return (doc) => {
+    if (doc.ix < 0) return slow(doc);
+    const from = offsets[doc.ix] as number;
+    const to = offsets[doc.ix + 1] as number;
+    for (const p of parts) if (!hasPhraseIds(ids, from, to, p, slop ?? 0)) return false;
+    return true;
+  };
 }
 
 function fieldPredicate(accessor: FieldAccessor, c: Comparison): DocFilter {
@@ -95,8 +110,8 @@ function entityField(field: string, c: Comparison): (e: DocEntity) => boolean {
  */
 export function articleQueryTarget(env: FilterEnv): QueryTarget<Doc, DocEntity> {
   return {
-    predicate(field, c) {
-      if (field === 'title') return titleWords(c);
+    predicate(field, c): DocTest {
+      if (field === 'title') return titleWords(c, env);
       if (field === 'published_at') {
         if (c.op === 'eq' || c.op === 'phrase') {
           const { from, to } = dayRange(c.value);
@@ -110,10 +125,14 @@ export function articleQueryTarget(env: FilterEnv): QueryTarget<Doc, DocEntity> 
       const flat = FLAT_NAME[field];
       if (flat !== undefined) {
         const value = c.op === 'eq' || c.op === 'phrase' ? c.value : undefined;
-        return (value === undefined ? undefined : handlerFor(flat)?.(value, env)) ?? NEVER;
+        const f = value === undefined ? undefined : handlerFor(flat)?.(value, env);
+        // Not indexed as far as the query knows: -1 takes the object path of the handler.
+        return f === undefined ? NEVER : (doc) => f(doc, -1);
       }
       const accessor = FIELDS[field];
-      return accessor ? fieldPredicate(accessor, c) : NEVER;
+      if (accessor === undefined) return NEVER;
+      const f = fieldPredicate(accessor, c);
+      return (doc) => f(doc, -1);
     },
     entities: (doc) => doc.entities,
     entityPredicate: entityField,

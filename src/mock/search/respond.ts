@@ -9,7 +9,7 @@ import type { Prepared } from './prepare.js';
 import { SORT_KEYS, type SortBy, type SortKey, sortDocs } from './sort.js';
 import { testModeArticle } from './test-mode.js';
 import { tokenize } from './text.js';
-import type { Doc, SearchContext } from './types.js';
+import type { Doc, Params, SearchContext } from './types.js';
 
 /** per_page is capped at the plan's ceiling silently (the spec names caps, never an error). */
 export function paging(prepared: Prepared, ctx: SearchContext): Paging {
@@ -49,8 +49,15 @@ export function sortChoice(prepared: Prepared, fallback?: SortKey): SortChoice {
   return { key, order, natural: name === 'published_at' && order === 'desc' };
 }
 
-export function sortMatches(docs: Doc[], choice: SortChoice): Doc[] {
-  return choice.natural ? docs : sortDocs(docs, choice.key, choice.order);
+/** Orders the matches; only the first `limit` places need to be right (the pages up to the one shown). */
+export function sortMatches(docs: Doc[], choice: SortChoice, limit = docs.length): Doc[] {
+  return choice.natural ? docs : sortDocs(docs, choice.key, choice.order, limit);
+}
+
+/** How many leading matches the requested page needs in order. */
+export function neededOrder(prepared: Prepared, ctx: SearchContext): number {
+  const p = paging(prepared, ctx);
+  return p.page * p.perPage;
 }
 
 export function outputArticle(doc: Doc, ctx: SearchContext): Article {
@@ -131,5 +138,16 @@ export function searchBody(
   if (h) body['highlighting'] = h;
   const m = meta(prepared);
   if (m) body['meta'] = m;
+  if (debugRequested(prepared.params)) body['user_input'] = userInput(prepared.params);
   return body;
+}
+
+/** `debug=1` echoes the request's parameters (openapi: user_input), never the key. */
+function debugRequested(params: Params): boolean {
+  const d = params['debug'];
+  return d === 1 || d === '1' || d === true || d === 'true';
+}
+
+function userInput(params: Params): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([name]) => name !== 'api_key'));
 }

@@ -24,15 +24,18 @@ export function select(
   extra: readonly DocFilter[] = [],
 ): Doc[] {
   const filters = [...extra, ...prepared.filters];
+  // The whole index: positions are loop indexes, so column filters never touch the article.
+  const whole = docs === prepared.indexDocs;
   const begin = prepared.to === Infinity ? 0 : firstAtOrBefore(docs, prepared.to);
   const end = prepared.from === -Infinity ? docs.length : firstAtOrBefore(docs, prepared.from - 1);
   const n = filters.length;
   const out: Doc[] = [];
   for (let i = begin; i < end; i++) {
     const doc = docs[i] as Doc;
+    const ix = whole ? i : doc.ix;
     let ok = true;
     for (let f = 0; f < n; f++) {
-      if (!(filters[f] as DocFilter)(doc)) {
+      if (!(filters[f] as DocFilter)(doc, ix)) {
         ok = false;
         break;
       }

@@ -77,20 +77,86 @@ export const SORT_KEYS: Readonly<Record<Exclude<SortBy, 'relevance'>, SortKey>> 
 };
 
 /**
- * Sorts in place by `key` in `order`; ties fall back to newest first, then the
- * higher id, so every order is total and answers are deterministic.
+ * Sorts by `key` in `order`; ties fall back to newest first, then the higher id,
+ * so every order is total and answers are deterministic. Only the first `limit`
+ * places are ordered (a page never shows more); the rest follow in no set order.
  */
-export function sortDocs(docs: Doc[], key: SortKey, order: 'asc' | 'desc'): Doc[] {
+export function sortDocs(
+  docs: Doc[],
+  key: SortKey,
+  order: 'asc' | 'desc',
+  limit = docs.length,
+): Doc[] {
   const dir = order === 'asc' ? 1 : -1;
-  const keyed = docs.map((doc) => ({ doc, k: key(doc) }));
-  keyed.sort((a, b) => {
-    if (a.k !== b.k) {
-      if (a.k === undefined) return 1;
-      if (b.k === undefined) return -1;
-      return (a.k - b.k) * dir;
+  const n = docs.length;
+  // Keys in typed arrays, read once per article: the comparator then never touches an article.
+  const keys = new Float64Array(n);
+  const times = new Float64Array(n);
+  const ids = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const doc = docs[i] as Doc;
+    keys[i] = key(doc) ?? Number.NaN;
+    times[i] = doc.publishedAt;
+    ids[i] = doc.id;
+  }
+  const before = (a: number, b: number): number => {
+    const ka = keys[a] as number;
+    const kb = keys[b] as number;
+    if (ka !== kb) {
+      // NaN (no value) sorts last in both directions.
+      if (Number.isNaN(ka)) return Number.isNaN(kb) ? 0 : 1;
+      if (Number.isNaN(kb)) return -1;
+      return (ka - kb) * dir;
     }
-    return b.doc.publishedAt - a.doc.publishedAt || b.doc.id - a.doc.id;
-  });
-  for (let i = 0; i < keyed.length; i++) docs[i] = (keyed[i] as { doc: Doc }).doc;
+    return (times[b] as number) - (times[a] as number) || (ids[b] as number) - (ids[a] as number);
+  };
+  const top = limit >= n / 2 ? allSorted(n, before) : topK(n, Math.max(0, limit), before);
+  const chosen = new Uint8Array(n);
+  const out: Doc[] = [];
+  for (const p of top) {
+    chosen[p] = 1;
+    out.push(docs[p] as Doc);
+  }
+  for (let i = 0; i < n; i++) if (chosen[i] === 0) out.push(docs[i] as Doc);
+  for (let i = 0; i < n; i++) docs[i] = out[i] as Doc;
   return docs;
+}
+
+function allSorted(n: number, before: (a: number, b: number) => number): Uint32Array {
+  const positions = new Uint32Array(n);
+  for (let i = 0; i < n; i++) positions[i] = i;
+  return positions.sort(before);
+}
+
+/** The k first positions in order, through a heap of the k best seen so far (its root: the worst of them). */
+function topK(n: number, k: number, before: (a: number, b: number) => number): number[] {
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => before(a, b) > 0;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l] as number, heap[m] as number)) m = l;
+      if (r < heap.length && worse(heap[r] as number, heap[m] as number)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m] as number, heap[i] as number];
+      i = m;
+    }
+  };
+  for (let p = 0; p < n && k > 0; p++) {
+    if (heap.length < k) {
+      heap.push(p);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i] as number, heap[parent] as number)) break;
+        [heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
+        i = parent;
+      }
+    } else if (before(p, heap[0] as number) < 0) {
+      heap[0] = p;
+      down(0);
+    }
+  }
+  return heap.sort(before);
 }

@@ -45,6 +45,43 @@ export function hasPhrase(
   return false;
 }
 
+/**
+ * hasPhrase over word ids in `ids[from..to)`: the same rule, on the index's
+ * title column (integers compare faster than strings, and sit together in memory).
+ */
+export function hasPhraseIds(
+  ids: Int32Array,
+  from: number,
+  to: number,
+  words: readonly number[],
+  slop: number,
+): boolean {
+  const first = words[0];
+  if (first === undefined) return true;
+  for (let i = from; i < to; i++) {
+    if (ids[i] !== first) continue;
+    let pos = i;
+    let gaps = 0;
+    let ok = true;
+    for (let w = 1; w < words.length; w++) {
+      let next = pos + 1;
+      while (next < to && ids[next] !== words[w]) next++;
+      if (next >= to) {
+        ok = false;
+        break;
+      }
+      gaps += next - pos - 1;
+      if (gaps > slop) {
+        ok = false;
+        break;
+      }
+      pos = next;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
 /** One part of a `title` value: a bare word, or a quoted phrase with its proximity. */
 export type TitleTerm =
   | { kind: 'word'; word: string }

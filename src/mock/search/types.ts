@@ -65,6 +65,8 @@ export interface DocPlace {
  * indexed. `source` is the record the answer returns.
  */
 export interface Doc {
+  /** Position in the index's article list; -1 when the article is not indexed. */
+  readonly ix: number;
   /** The stored article, returned as is (or truncated in test mode). */
   readonly source: ArticleRecord;
   readonly id: number;
@@ -122,5 +124,10 @@ export interface Doc {
   readonly storyId: number | null;
 }
 
-/** A predicate over indexed articles. */
-export type DocFilter = (doc: Doc) => boolean;
+/**
+ * A predicate over indexed articles. `ix` is the article's position in the
+ * index (-1 for an article that is not indexed): column filters read typed
+ * arrays at `ix` instead of the object, which keeps a scan of 100,000 articles
+ * inside the CPU caches.
+ */
+export type DocFilter = (doc: Doc, ix: number) => boolean;

@@ -27,11 +27,12 @@ const GENERIC_WIDTH = 16;
 
 const PRESETS: Record<Exclude<RecordKind, 'generic'>, [string, string, number | undefined][]> = {
   article: [
+    // Tight fixed columns: on an 80-column terminal the title still gets a third.
     ['published_at', 'published', 18],
-    ['source.domain', 'source', 20],
+    ['source.domain', 'source', 16],
     ['language', 'lang', 6],
     ['title', 'title', undefined],
-    ['id', 'id', 12],
+    ['id', 'id', 11],
   ],
   person: [
     ['name', 'name', undefined],

@@ -49,12 +49,19 @@ export function sheetName(title: string | undefined, fallback: string): string {
   return (cleaned === '' ? fallback : cleaned).slice(0, 31).trim() || fallback;
 }
 
+type EntryStream = Writable & { _writableState?: { length?: number } };
+
 interface StreamingSheet {
-  stream?: { pipes?: Writable[] };
+  stream?: { pipes?: EntryStream[] };
 }
 
-function zipEntryBuffer(sheet: unknown): Writable | undefined {
+function zipEntryBuffer(sheet: unknown): EntryStream | undefined {
   return (sheet as StreamingSheet).stream?.pipes?.[0];
+}
+
+/** Bytes waiting in the entry; archiver's PassThrough comes from readable-stream 2, which has no writableLength. */
+function buffered(entry: EntryStream): number {
+  return entry.writableLength ?? entry._writableState?.length ?? 0;
 }
 
 export async function createXlsxWriter(ctx: WriterContext): Promise<FormatWriter> {
@@ -97,7 +104,7 @@ export async function createXlsxWriter(ctx: WriterContext): Promise<FormatWriter
 
   const throttle = async (): Promise<void> => {
     const entry = zipEntryBuffer(sheet);
-    while (entry !== undefined && entry.writableLength > THROTTLE_BYTES && !ctx.sink.broken) {
+    while (entry !== undefined && buffered(entry) > THROTTLE_BYTES && !ctx.sink.broken) {
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer);

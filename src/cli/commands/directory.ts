@@ -1,0 +1,129 @@
+import { UsageError } from '../../api/errors.js';
+import {
+  ENTITY_DIRECTORY_PARAMS,
+  JOURNALIST_DIRECTORY_PARAMS,
+  lookupIn,
+} from '../../params/directory-params.js';
+import { SEARCH_PARAMS } from '../../params/search-params.js';
+import { buildRequestBody } from '../../params/validate.js';
+import type { RecordKind } from '../../output/types.js';
+import type { CommandSpec } from '../command-spec.js';
+import { pagingFrom, runList } from '../list-runner.js';
+import { RESOLVE_OPTION } from '../resolve-names.js';
+import type { DirectoryKind } from '../views/profile-card.js';
+import { runArticleFeed } from './article-feed.js';
+import { SINGULAR, sectionsOf, showProfile } from './directory-profile.js';
+
+const RECORD_KIND: Readonly<Record<DirectoryKind, RecordKind>> = {
+  people: 'person',
+  companies: 'company',
+  journalists: 'journalist',
+};
+
+/** The specification: author.id takes at most three ids. */
+const MAX_AUTHOR_IDS = 3;
+
+const MERGED_BY_NAME =
+  'journalist records are merged by exact name: one record can hold several people, or a generic byline';
+
+function getCommand(kind: DirectoryKind): CommandSpec {
+  const what = SINGULAR[kind];
+  return {
+    name: 'get',
+    summary: `one ${what}'s profile: a card on a terminal, JSON otherwise (GET /v1/${kind}/ID)`,
+    description: `The profile, its coverage block and the five latest articles. --section exports one part in any format: ${sectionsOf(kind).join(', ')}.`,
+    args: [{ name: 'id', description: `${what} id` }],
+    raw: true,
+    options: [
+      {
+        flags: '--no-coverage',
+        description: 'leave out the coverage block (sends coverage=false)',
+      },
+      { flags: '--section <name>', description: `export one part: ${sectionsOf(kind).join('|')}` },
+    ],
+    examples: [
+      `news ${kind} get 42`,
+      `news ${kind} get 42 --section timeline -f csv`,
+      `news ${kind} get 42 --no-coverage -f json`,
+    ],
+    run: (input, runtime) => showProfile(kind, input, runtime),
+  };
+}
+
+const journalistArticles: CommandSpec = {
+  name: 'articles',
+  summary:
+    "a journalist's articles: the search behind links.articles (POST /v1/news/everything, author.id=ID)",
+  description:
+    'Searches one author record (up to three ids); the profile counts merge every record with the same name, so this may find fewer. Takes the search filters.',
+  args: [
+    {
+      name: 'ids',
+      description: 'journalist ids (at most 3), comma-separated or as several arguments',
+      variadic: true,
+    },
+  ],
+  params: SEARCH_PARAMS.filter((d) => d.name !== 'author.id'),
+  paging: true,
+  raw: true,
+  options: [RESOLVE_OPTION],
+  examples: [
+    'news journalists articles 311',
+    'news journalists articles 311 --published-at-start 2026-11-01 --all -f csv',
+  ],
+  async run(input, runtime) {
+    const ids = input.args
+      .flatMap((a) => a.split(','))
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    const bad = ids.find((id) => !/^\d+$/.test(id));
+    if (bad !== undefined) throw new UsageError(`journalist ids must be numeric (got "${bad}")`);
+    if (ids.length === 0) throw new UsageError('journalists articles needs an id');
+    if (ids.length > MAX_AUTHOR_IDS) {
+      throw new UsageError(`author.id takes at most ${MAX_AUTHOR_IDS} ids (got ${ids.length})`, {
+        hint: 'the service would silently drop the rest; split the ids over several calls',
+      });
+    }
+    runtime.report.debug(
+      `${MERGED_BY_NAME}; author.id searches only the record(s) ${ids.join(', ')}`,
+    );
+    await runArticleFeed(input, runtime, '/v1/news/everything', SEARCH_PARAMS, {
+      'author.id': ids.join(','),
+    });
+  },
+};
+
+function directoryCommand(kind: DirectoryKind, summary: string): CommandSpec {
+  const table = kind === 'journalists' ? JOURNALIST_DIRECTORY_PARAMS : ENTITY_DIRECTORY_PARAMS;
+  const lookup = lookupIn(table);
+  return {
+    name: kind,
+    summary: `${summary} (GET /v1/${kind}); \`${kind} get ID\` for one profile`,
+    params: table,
+    paging: true,
+    raw: true,
+    examples: [
+      `news ${kind} --name ${kind === 'people' ? 'musk' : kind === 'companies' ? 'tesla' : 'smith'}`,
+      ...(kind === 'journalists' ? [] : [`news ${kind} --wikidata-id Q317521 -f json`]),
+      `news ${kind} --all -o ${kind}.csv`,
+    ],
+    async run(input, runtime) {
+      const query = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
+      if (kind === 'journalists') runtime.report.debug(MERGED_BY_NAME);
+      const records = await runList(
+        runtime,
+        { method: 'GET', path: `/v1/${kind}`, query },
+        RECORD_KIND[kind],
+        pagingFrom(input.options, 'query'),
+        input.options['raw'] === true,
+      );
+      if (records === 0)
+        runtime.report.debug('no results: a directory search without results costs no points');
+    },
+    subcommands: [getCommand(kind), ...(kind === 'journalists' ? [journalistArticles] : [])],
+  };
+}
+
+export const people = directoryCommand('people', 'list and search people');
+export const companies = directoryCommand('companies', 'list and search companies');
+export const journalists = directoryCommand('journalists', 'list and search journalists (bylines)');

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { bar, sparkline, splitBar } from '../../src/cli/views/bars.js';
+import { renderProfileCard } from '../../src/cli/views/profile-card.js';
+import { renderTrends, trendGroups } from '../../src/cli/views/trends-chart.js';
+import { PROFILE } from './profile-fixture.js';
+
+// The views draw no colour; stripping ANSI anyway keeps these tests honest if they ever do.
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+describe('bars', () => {
+  it.each([
+    [0, 10, 10, ''],
+    [10, 10, 10, '██████████'],
+    [5, 10, 10, '█████'],
+    [1, 16, 4, '▎'],
+    [20, 10, 4, '████'],
+  ])('bar(%d, %d, %d)', (value, max, width, expected) => {
+    expect(bar(value, max, width)).toBe(expected);
+  });
+
+  it('sparkline scales to the largest value; zero is blank', () => {
+    expect(sparkline([0, 1, 2, 4, 8])).toBe(' ▁▂▄█');
+    expect(sparkline([3, 3])).toBe('██');
+  });
+
+  it('splitBar fills exactly the width and keeps every share visible', () => {
+    const b = splitBar(
+      [
+        { value: 98, fill: '+' },
+        { value: 1, fill: '.' },
+        { value: 1, fill: '-' },
+      ],
+      10,
+    );
+    expect(b).toHaveLength(10);
+    expect(b).toBe('++++++++.-');
+  });
+});
+
+describe('profile card', () => {
+  it('renders a person at 72 columns', () => {
+    expect(plain(renderProfileCard(PROFILE, 'people', 72))).toMatchInlineSnapshot(`
+      "Ada Example · person · id 42
+      ────────────────────────────
+      Title        Chief executive
+      Nationality  Kenya
+      Born         1970-01-02
+      Articles     /v1/news/entity/42
+      Profile      /v1/people/42
+
+      Coverage
+        Articles   120 · first seen 2025-01-03, last seen 2026-11-20
+        Sentiment  ████████████████████▒▒▒▒▒▒▒▒▒▒░░░░░░░░░░
+                   █ positive 60 (50%) ▒ neutral 30 (25%) ░ negative 30 (25%)
+        Momentum   30 in the last 30 days, 20 in the 30 before  (+50% ▲)
+        Timeline   ▂█▄
+                   2026-09 → 2026-11 · peak 40 in 2026-10
+
+        Top sources
+          Daily                             daily.example  12  ██████████████
+
+        Top topics
+          Interest Rates                    9  ██████████████
+
+        Top countries
+          Kenya                             KE  7  ██████████████
+
+        Top languages
+          English                           en  100  ██████████████
+
+        Related entities
+          Acme                              5  ██████████████
+
+      Recent articles
+        2026-11-20  Ada opens a factory — daily.example
+      "
+    `);
+  });
+
+  it('renders a journalist with outlets and the merged-by-name caveat', () => {
+    const journalist = {
+      id: 7,
+      name: 'Laura Morgan',
+      outlet_count: 9,
+      outlets: [
+        { id: 1, name: 'Boston Times', domain: 'boston.example' },
+        { id: 2, name: 'Kent Gazette', domain: 'kent.example' },
+      ],
+      links: { self: '/v1/journalists/7', articles: '/v1/news/everything?author.id=7' },
+      coverage: { article_count: 3, top_entities: [{ id: 1, name: 'Acme', count: 2 }] },
+    };
+    expect(plain(renderProfileCard(journalist, 'journalists', 60))).toMatchInlineSnapshot(`
+      "Laura Morgan · journalist · id 7
+      ────────────────────────────────
+      Outlets   9: boston.example, kent.example, and 7 more
+      Articles  /v1/news/everything?author.id=7
+      Profile   /v1/journalists/7
+
+      Coverage
+        Articles   3
+
+        Top entities
+          Acme                              2  ███████████
+
+      Note  Journalists are merged by exact name: the counts above
+            include every byline "Laura Morgan", while \`news
+            journalists articles 7\` (links.articles) searches this
+            one author record and may find fewer.
+      "
+    `);
+  });
+
+  it('survives a profile with nothing but a name, and strips terminal escapes', () => {
+    expect(renderProfileCard({ name: 'Evil\x1b]0;owned\x07 Name' }, 'companies', 40)).toBe(
+      'Evil ]0;owned Name\n────────────────────\n',
+    );
+  });
+});
+
+describe('trends chart', () => {
+  const single = {
+    field: 'entity.id',
+    total_count: 1240,
+    total_articles: 58213,
+    trends: [
+      {
+        value: { id: 5012, name: 'SpaceX', type: 'organization' },
+        count: 342,
+        percentage: 0.59,
+        growth_rate: 2.15,
+      },
+      {
+        value: { id: 3401, name: 'Elon Musk', type: 'person' },
+        count: 218,
+        percentage: 0.37,
+        growth_rate: 1.45,
+      },
+      { value: 'plain value', count: 12 },
+    ],
+  };
+
+  it('renders one field at 70 columns', () => {
+    expect(plain(renderTrends(trendGroups(single), 70))).toMatchInlineSnapshot(`
+      "entity.id · 1,240 values · 58,213 articles
+        SpaceX           organization  342  0.59%  2.15/h  █████████████████
+        Elon Musk        person        218  0.37%  1.45/h  ██████████▉
+        plain value                     12                 ▋
+      "
+    `);
+  });
+
+  it('renders several fields, buckets as sparklines and comparisons as changes', () => {
+    const multi = {
+      trends: {
+        'topic.id': {
+          total_count: 2,
+          trends: [
+            {
+              value: { name: 'Rates' },
+              count: 9,
+              change_percent: 50,
+              buckets: { '2026-11-01': 1, '2026-11-02': 4, '2026-11-03': 8 },
+            },
+            {
+              value: { name: 'Courts' },
+              count: 3,
+              change_percent: -12.5,
+              buckets: { '2026-11-01': 2, '2026-11-02': 0, '2026-11-03': 1 },
+            },
+          ],
+        },
+        'source.id': { trends: [] },
+      },
+    };
+    expect(plain(renderTrends(trendGroups(multi), 60))).toMatchInlineSnapshot(`
+      "topic.id · 2 values
+        Rates                             9  +50%  ▁▄█
+        Courts                            3  -12%  █ ▄
+
+      source.id
+        (no values)
+      "
+    `);
+  });
+});
