@@ -3,7 +3,8 @@ import { UsageError } from '../api/errors.js';
 import type { CommandInput, CommandSpec } from './command-spec.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime.js';
-import { AUTH_METHODS, FORMATS } from './settings.js';
+import { FORMAT_NAMES } from '../output/formats.js';
+import { AUTH_METHODS } from './settings.js';
 import { VERSION } from './version.js';
 
 /** Called with the parsed global flags and a handler; main.ts owns the runtime's lifetime. */
@@ -26,7 +27,7 @@ export function addGlobalOptions(program: Command): void {
     ),
     new Option('--mock', 'use the built-in mock server with fixture data (env NEWS_API_MOCK=1)'),
     new Option('--profile <name>', 'config profile to use (env NEWS_PROFILE)'),
-    new Option('-f, --format <format>', `output format: ${FORMATS.join('|')}`),
+    new Option('-f, --format <format>', `output format: ${FORMAT_NAMES.join('|')}`),
     new Option(
       '-o, --output <file>',
       'write to FILE atomically (format from the extension); - for stdout',

@@ -1,6 +1,6 @@
 import type { NewsClient } from '../api/index.js';
 import { UsageError } from '../api/errors.js';
-import type { RequestSpec } from '../api/types.js';
+import type { ApiResponse, RequestSpec } from '../api/types.js';
 import type { CliIO, Reporter } from './context.js';
 import { PointsMeter } from './points-meter.js';
 import { MOCK_DEFAULT_KEY, type Settings } from './settings.js';
@@ -85,6 +85,25 @@ export class Runtime {
     }
     this.cleanups.push(() => client.close());
     return client;
+  }
+
+  /**
+   * One request for a command that shows a single response: prints the request
+   * under --dry-run, or the untouched body with `raw`, and returns null then;
+   * otherwise returns the parsed response.
+   */
+  async send<T>(spec: RequestSpec, raw = false): Promise<ApiResponse<T> | null> {
+    if (this.settings.dryRun) {
+      await this.printDryRun(spec);
+      return null;
+    }
+    const client = await this.client();
+    if (raw) {
+      const response = await client.request<string>({ ...spec, raw: true, signal: this.signal });
+      await this.write(response.body.endsWith('\n') ? response.body : `${response.body}\n`);
+      return null;
+    }
+    return client.request<T>({ ...spec, signal: this.signal });
   }
 
   /** `--dry-run`: what would be sent, key redacted, and the equivalent curl command. */

@@ -1,4 +1,5 @@
 import { UsageError } from '../api/errors.js';
+import { FORMAT_NAMES } from '../output/formats.js';
 import type { FormatName } from '../output/types.js';
 import { type ConfigFile, type Profile, configPath, readConfig } from './config-file.js';
 import type { CliIO } from './context.js';
@@ -7,18 +8,6 @@ export const DEFAULT_BASE_URL = 'https://api.apitube.io';
 export const MOCK_DEFAULT_KEY = 'api_live_mock_pro';
 export const AUTH_METHODS = ['header', 'bearer', 'query'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
-export const FORMATS: readonly FormatName[] = [
-  'json',
-  'jsonl',
-  'ndjson',
-  'csv',
-  'tsv',
-  'xml',
-  'rss',
-  'xlsx',
-  'parquet',
-  'table',
-];
 
 /** The global options as commander parsed them (root program). */
 export interface GlobalFlags {
@@ -91,8 +80,8 @@ export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Se
   const mock =
     flags.mock === true || env['NEWS_API_MOCK'] === '1' || env['NEWS_API_MOCK'] === 'true';
   const format = pick(flags.format, profile?.format);
-  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
+  if (format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
   }
   const fields =
     flags.fields === undefined

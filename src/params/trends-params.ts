@@ -55,7 +55,7 @@ const AGGREGATION: readonly ParamDef[] = [
 ];
 
 /** The search filters the trends request schema also lists. */
-const SHARED_FILTERS = [
+export const TRENDS_FILTER_NAMES = [
   'prompt',
   'published_at',
   'published_at.start',
@@ -89,7 +89,7 @@ const SHARED_FILTERS = [
 
 export const TRENDS_PARAMS: readonly ParamDef[] = [
   ...AGGREGATION,
-  ...SHARED_FILTERS.map((name) => {
+  ...TRENDS_FILTER_NAMES.map((name) => {
     const def = SEARCH_PARAMS.find((d) => d.name === name);
     if (def === undefined) throw new Error(`trends-params: ${name} is not in the search table`);
     return def;

@@ -236,7 +236,7 @@ describe('journalists articles ID', () => {
   it('refuses a fourth author id (the service would drop it)', async () => {
     const r = await runCli(['journalists', 'articles', '1,2,3,4', ...api()]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/author.id takes at most 3 ids/);
+    expect(r.stderr).toMatch(/^error: author.id takes at most 3 values \(got 4\)/);
     expect(server.requests).toHaveLength(0);
   });
 

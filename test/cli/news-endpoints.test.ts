@@ -129,7 +129,7 @@ describe('news article IDS', () => {
   it('refuses a sixth id before sending', async () => {
     const r = await runCli(['article', '1,2,3', '4', '5', '6', ...api()]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: article takes at most 5 ids \(got 6\)/);
+    expect(r.stderr).toMatch(/^error: article.id takes at most 5 values \(got 6\)/);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -8,12 +8,9 @@ export const balance: CommandSpec = {
   raw: true,
   async run(input, runtime) {
     const spec = { method: 'GET', path: '/v1/balance' } as const;
-    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
-    const client = await runtime.client();
-    const response = await client.request<Record<string, unknown>>({
-      ...spec,
-      signal: runtime.signal,
-    });
+    // Not runtime.send's raw path: even --raw must not print the key the server echoes.
+    const response = await runtime.send<Record<string, unknown>>(spec);
+    if (response === null) return;
     const body = { ...response.body };
     // The key never reaches output, even the one the server echoes back.
     if (typeof body['api_key'] === 'string') body['api_key'] = redactKey(body['api_key']);

@@ -21,13 +21,8 @@ export const count: CommandSpec = {
     const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
     const body = await resolveNames(checked, input, runtime, lookup);
     const spec = { method: 'POST', path: '/v1/news/count', body } as const;
-    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
-    const client = await runtime.client();
-    if (input.options['raw'] === true) {
-      const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
-      return runtime.write(`${response.body}\n`);
-    }
-    const response = await client.request<{ count?: unknown }>({ ...spec, signal: runtime.signal });
+    const response = await runtime.send<{ count?: unknown }>(spec, input.options['raw'] === true);
+    if (response === null) return;
     const value = response.body.count;
     if (typeof value !== 'number')
       throw new ResponseError('the count response has no numeric "count" field');

@@ -8,6 +8,7 @@ import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
+import { idArguments } from '../id-args.js';
 import { pagingFrom, runList } from '../list-runner.js';
 import { RESOLVE_OPTION } from '../resolve-names.js';
 import type { DirectoryKind } from '../views/profile-card.js';
@@ -21,7 +22,6 @@ const RECORD_KIND: Readonly<Record<DirectoryKind, RecordKind>> = {
 };
 
 /** The specification: author.id takes at most three ids. */
-const MAX_AUTHOR_IDS = 3;
 
 const MERGED_BY_NAME =
   'journalist records are merged by exact name: one record can hold several people, or a generic byline';
@@ -72,23 +72,10 @@ const journalistArticles: CommandSpec = {
     'news journalists articles 311 --published-at-start 2026-11-01 --all -f csv',
   ],
   async run(input, runtime) {
-    const ids = input.args
-      .flatMap((a) => a.split(','))
-      .map((a) => a.trim())
-      .filter((a) => a !== '');
-    const bad = ids.find((id) => !/^\d+$/.test(id));
-    if (bad !== undefined) throw new UsageError(`journalist ids must be numeric (got "${bad}")`);
-    if (ids.length === 0) throw new UsageError('journalists articles needs an id');
-    if (ids.length > MAX_AUTHOR_IDS) {
-      throw new UsageError(`author.id takes at most ${MAX_AUTHOR_IDS} ids (got ${ids.length})`, {
-        hint: 'the service would silently drop the rest; split the ids over several calls',
-      });
-    }
-    runtime.report.debug(
-      `${MERGED_BY_NAME}; author.id searches only the record(s) ${ids.join(', ')}`,
-    );
+    const ids = idArguments(input.args, 'author.id', 'author.id');
+    runtime.report.debug(`${MERGED_BY_NAME}; author.id searches only the record(s) ${ids}`);
     await runArticleFeed(input, runtime, '/v1/news/everything', SEARCH_PARAMS, {
-      'author.id': ids.join(','),
+      'author.id': ids,
     });
   },
 };

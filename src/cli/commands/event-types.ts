@@ -12,13 +12,8 @@ export const eventTypes: CommandSpec = {
   raw: true,
   async run(input, runtime) {
     const spec = { method: 'GET', path: '/v1/news/event-types' } as const;
-    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
-    const client = await runtime.client();
-    if (input.options['raw'] === true) {
-      const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
-      return runtime.write(`${response.body}\n`);
-    }
-    const response = await client.request<EventTypes>({ ...spec, signal: runtime.signal });
+    const response = await runtime.send<EventTypes>(spec, input.options['raw'] === true);
+    if (response === null) return;
     // Grouped by category, then by code, so the table reads as a list per category.
     const types = [...(response.body.event_types ?? [])].sort(
       (a, b) => a.category.localeCompare(b.category) || a.code.localeCompare(b.code),

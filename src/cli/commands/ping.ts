@@ -5,10 +5,9 @@ export const ping: CommandSpec = {
   summary: 'check that the service answers (GET /ping)',
   async run(_input, runtime) {
     const spec = { method: 'GET', path: '/ping' } as const;
-    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
-    const client = await runtime.client();
     const started = performance.now();
-    const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
+    const response = await runtime.send<unknown>(spec);
+    if (response === null) return;
     runtime.report.debug(`answered in ${Math.round(performance.now() - started)} ms`);
     await runtime.write(
       `${typeof response.body === 'string' ? response.body : JSON.stringify(response.body)}\n`,

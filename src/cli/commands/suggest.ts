@@ -41,17 +41,8 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
         path: `/v1/suggest/${kind}`,
         query: { prefix: input.args[0] ?? '' },
       } as const;
-      if (runtime.settings.dryRun) return runtime.printDryRun(spec);
-      const client = await runtime.client();
-      if (input.options['raw'] === true) {
-        const response = await client.request<string>({
-          ...spec,
-          raw: true,
-          signal: runtime.signal,
-        });
-        return runtime.write(`${response.body}\n`);
-      }
-      const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
+      const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+      if (response === null) return;
       const items = (Array.isArray(response.body) ? response.body : []).filter(
         (i): i is ApiRecord => typeof i === 'object' && i !== null,
       );

@@ -35,13 +35,8 @@ export const trends: CommandSpec = {
       });
     }
     const spec = { method: 'POST', path: '/v1/news/trends', body } as const;
-    if (runtime.settings.dryRun) return runtime.printDryRun(spec);
-    const client = await runtime.client();
-    if (input.options['raw'] === true) {
-      const response = await client.request<string>({ ...spec, raw: true, signal: runtime.signal });
-      return runtime.write(`${response.body}\n`);
-    }
-    const response = await client.request<unknown>({ ...spec, signal: runtime.signal });
+    const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+    if (response === null) return;
     if (response.mode === 'test') {
       runtime.report.notice(
         'test key: the trend values are placeholders; counts, percentages and growth rates are real',

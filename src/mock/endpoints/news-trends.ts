@@ -9,6 +9,7 @@ import { searchPoints } from '../search/respond.js';
 import { select } from '../search/select.js';
 import { TEST_MODE_TREND_VALUE } from '../search/test-mode.js';
 import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+import { TRENDS_FILTER_NAMES } from '../../params/trends-params.js';
 
 /** openapi's five fields, plus the keyword fields a user asks for most (domain, country, language). */
 export const TREND_FIELDS = [
@@ -54,40 +55,12 @@ export const TREND_PARAMS: readonly ParamDef[] = [
 ];
 
 /** The filters trends takes (openapi); the dates are read by the endpoint, which also needs earlier windows. */
-const TREND_FILTERS: readonly ParamDef[] = [
-  'prompt',
-  'language.code',
-  'ignore.language.code',
-  'source.country.code',
-  'ignore.source.country.code',
-  'source.rank.opr.min',
-  'source.rank.opr.max',
-  'source.id',
-  'ignore.source.id',
-  'source.domain',
-  'ignore.source.domain',
-  'source.bias',
-  'ignore.source.bias',
-  'category.id',
-  'ignore.category.id',
-  'topic.id',
-  'ignore.topic.id',
-  'industry.id',
-  'ignore.industry.id',
-  'entity.id',
-  'ignore.entity.id',
-  'entity.sentiment.polarity',
-  'entity.sentiment.score.min',
-  'entity.sentiment.score.max',
-  'is_duplicate',
-  'is_breaking',
-].map((n) => searchParam(n) as ParamDef);
+const DATE_NAMES = new Set(['published_at', 'published_at.start', 'published_at.end']);
+const TREND_FILTERS: readonly ParamDef[] = TRENDS_FILTER_NAMES.filter(
+  (n) => !DATE_NAMES.has(n),
+).map((n) => searchParam(n) as ParamDef);
 
-const DATE_DEFS: readonly ParamDef[] = [
-  'published_at',
-  'published_at.start',
-  'published_at.end',
-].map((n) => searchParam(n) as ParamDef);
+const DATE_DEFS: readonly ParamDef[] = [...DATE_NAMES].map((n) => searchParam(n) as ParamDef);
 
 /** openapi: "Maximum date range: 30 days"; a wider range is cut to the 30 days before its end. */
 const MAX_RANGE_MS = 30 * DAY_MS;
