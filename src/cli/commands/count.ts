@@ -15,7 +15,7 @@ export const count: CommandSpec = {
   params: COUNT_PARAMS,
   raw: true,
   options: [RESOLVE_OPTION],
-  examples: ['news count --organization-name Tesla --published-at-start 2026-11-01'],
+  examples: ['news count --organization-name "Federal Reserve" --published-at-start 2026-11-01'],
   async run(input, runtime) {
     const lookup = (name: string) => COUNT_PARAMS.find((d) => d.name === name);
     const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });

@@ -13,7 +13,7 @@ export const search: CommandSpec = {
   options: [RESOLVE_OPTION],
   examples: [
     'news search --title "rate cut" --language-code en -f table',
-    'news search --organization-name Tesla --sentiment-overall-polarity negative --all -f jsonl',
+    'news search --brand-name Tesla --sentiment-overall-polarity negative --all -f jsonl',
     'news search --query \'title:"interest rates"~3 AND source.country.code:gb\' --limit 500 -o rates.csv',
   ],
   async run(input, runtime) {

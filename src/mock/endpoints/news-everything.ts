@@ -1,6 +1,6 @@
 import { type EngineCore, pagedSearch, prepareRequest } from '../search/core.js';
 import { meta, searchPoints } from '../search/respond.js';
-import { select } from '../search/select.js';
+import { countMatches } from '../search/select.js';
 import { TEST_MODE_COUNT_CAP } from '../search/test-mode.js';
 import type { EngineResult, Params, SearchContext } from '../search/types.js';
 
@@ -12,7 +12,7 @@ export function everything(core: EngineCore, params: Params, ctx: SearchContext)
 /** /v1/news/count: the number of matches; a test key sees at most 100 (spec, Authentication 5). */
 export function count(core: EngineCore, params: Params, ctx: SearchContext): EngineResult {
   const prepared = prepareRequest(core, params, ctx);
-  const n = select(prepared, core.index.docs).length;
+  const n = countMatches(prepared, core.index.docs);
   const body: Record<string, unknown> = {
     status: 'ok',
     count: ctx.mode === 'test' ? Math.min(n, TEST_MODE_COUNT_CAP) : n,

@@ -19,8 +19,18 @@ export interface TitleColumn {
   readonly ids: Int32Array;
 }
 
+/**
+ * A many-valued keyword field inverted: `positions.get(value)` lists, ascending,
+ * the positions of the articles that have the value (`category.id`, `entity.id`…).
+ */
+export interface PostingsColumn {
+  readonly size: number;
+  readonly positions: ReadonlyMap<string, Int32Array>;
+}
+
 export interface Columns {
   titles(): TitleColumn;
+  postings(field: string): PostingsColumn | undefined;
   number(field: string): Float64Array | undefined;
   flag(field: string): Uint8Array | undefined;
   keyword(field: string): KeywordColumn | undefined;
@@ -30,6 +40,7 @@ export function createColumns(docs: readonly Doc[]): Columns {
   const numbers = new Map<string, Float64Array>();
   const flags = new Map<string, Uint8Array>();
   const keywords = new Map<string, KeywordColumn>();
+  const inverted = new Map<string, PostingsColumn>();
   let titles: TitleColumn | undefined;
   return {
     titles() {
@@ -55,6 +66,30 @@ export function createColumns(docs: readonly Doc[]): Columns {
         titles = { dict, offsets, ids };
       }
       return titles;
+    },
+    postings(field) {
+      const accessor = FIELDS[field];
+      if (accessor?.kind !== 'keyword' || accessor.single !== undefined) return undefined;
+      let col = inverted.get(field);
+      if (col === undefined) {
+        const lists = new Map<string, number[]>();
+        for (let i = 0; i < docs.length; i++) {
+          for (const v of accessor.values(docs[i] as Doc)) {
+            let list = lists.get(v);
+            if (list === undefined) {
+              list = [];
+              lists.set(v, list);
+            }
+            // An article listing a value twice is one posting.
+            if (list[list.length - 1] !== i) list.push(i);
+          }
+        }
+        const positions = new Map<string, Int32Array>();
+        for (const [v, list] of lists) positions.set(v, Int32Array.from(list));
+        col = { size: docs.length, positions };
+        inverted.set(field, col);
+      }
+      return col;
     },
     number(field) {
       const accessor = FIELDS[field];

@@ -1,7 +1,14 @@
 import { MockHttpError } from '../error-envelope.js';
 import type { ArticleIndex } from './article-index.js';
 import { type PrepareOptions, type Prepared, type PromptCache, prepare } from './prepare.js';
-import { neededOrder, searchBody, searchPoints, sortChoice, sortMatches } from './respond.js';
+import {
+  neededOrder,
+  searchBody,
+  searchPoints,
+  sortChoice,
+  sortMatches,
+  wantsFacets,
+} from './respond.js';
 import { select } from './select.js';
 import type { SortKey } from './sort.js';
 import type { Doc, DocFilter, EngineResult, Params, SearchContext } from './types.js';
@@ -39,10 +46,15 @@ export function pagedSearch(
   how: PagedSearch = {},
 ): EngineResult {
   const prepared = prepareRequest(core, params, ctx);
+  const choice = sortChoice(prepared, how.defaultSort);
+  const needed = neededOrder(prepared, ctx);
+  // In the index's own order and without facets, the scan can stop once the
+  // page is full and one more match says a next page exists.
+  const stopAfter = choice.natural && !wantsFacets(prepared) ? needed + 1 : undefined;
   const matches = sortMatches(
-    select(prepared, how.docs ?? core.index.docs, how.filters),
-    sortChoice(prepared, how.defaultSort),
-    neededOrder(prepared, ctx),
+    select(prepared, how.docs ?? core.index.docs, how.filters, stopAfter),
+    choice,
+    needed,
   );
   return {
     body: searchBody(prepared, matches, ctx, core.index),

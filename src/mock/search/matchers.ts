@@ -63,6 +63,17 @@ export function anyOf(
           ? (doc, ix) => (ix < 0 ? (slow as DocFilter)(doc, ix) : a[ix] === single)
           : (doc, ix) => (ix < 0 ? (slow as DocFilter)(doc, ix) : codes.has(a[ix] as number));
       }
+      const inverted = field === undefined ? undefined : columns?.postings(field);
+      if (inverted !== undefined) {
+        // One bit per article, set from the values' postings: the scan then reads a byte.
+        const bits = new Uint8Array(inverted.size);
+        for (const v of wanted) {
+          const list = inverted.positions.get(v);
+          if (list !== undefined) for (let i = 0; i < list.length; i++) bits[list[i] as number] = 1;
+        }
+        const slow = anyOf(accessor, values) as DocFilter;
+        return (doc, ix) => (ix < 0 ? slow(doc, ix) : bits[ix] === 1);
+      }
       const read = accessor.values;
       return (doc) => {
         const have = read(doc);

@@ -64,6 +64,13 @@ export function outputArticle(doc: Doc, ctx: SearchContext): Article {
   return ctx.mode === 'test' ? testModeArticle(doc.source) : doc.source;
 }
 
+/** Whether the answer carries facets, which count every match (so no scan may stop early). */
+export function wantsFacets(prepared: Prepared): boolean {
+  const v = prepared.values;
+  if (v.get('facet.range') === '1') return true;
+  return listOf(v.get('facet.field')).length > 0 && v.get('facet') !== '0';
+}
+
 function facets(prepared: Prepared, matches: readonly Doc[], index: ArticleIndex, now: number) {
   const v = prepared.values;
   const out: Record<string, unknown> = {};

@@ -17,11 +17,14 @@ function firstAtOrBefore(docs: readonly Doc[], ms: number): number {
  * The candidates matching every filter, in the candidates' order. `docs` must be
  * sorted by published_at descending (the store's order, and its per-entity and
  * per-story lists'), so the date bounds cut a slice before any predicate runs.
+ * `stopAfter`: the scan ends once that many matches are found (a page in the
+ * natural order needs its own articles plus one, to know a next page exists).
  */
 export function select(
   prepared: Prepared,
   docs: readonly Doc[],
   extra: readonly DocFilter[] = [],
+  stopAfter = Number.POSITIVE_INFINITY,
 ): Doc[] {
   const filters = [...extra, ...prepared.filters];
   // The whole index: positions are loop indexes, so column filters never touch the article.
@@ -29,8 +32,9 @@ export function select(
   const begin = prepared.to === Infinity ? 0 : firstAtOrBefore(docs, prepared.to);
   const end = prepared.from === -Infinity ? docs.length : firstAtOrBefore(docs, prepared.from - 1);
   const n = filters.length;
+  if (n === 0) return docs.slice(begin, Math.min(end, begin + stopAfter));
   const out: Doc[] = [];
-  for (let i = begin; i < end; i++) {
+  for (let i = begin; i < end && out.length < stopAfter; i++) {
     const doc = docs[i] as Doc;
     const ix = whole ? i : doc.ix;
     let ok = true;
@@ -43,4 +47,28 @@ export function select(
     if (ok) out.push(doc);
   }
   return out;
+}
+
+/** How many candidates match every filter, without collecting them (/v1/news/count). */
+export function countMatches(prepared: Prepared, docs: readonly Doc[]): number {
+  const filters = prepared.filters;
+  const whole = docs === prepared.indexDocs;
+  const begin = prepared.to === Infinity ? 0 : firstAtOrBefore(docs, prepared.to);
+  const end = prepared.from === -Infinity ? docs.length : firstAtOrBefore(docs, prepared.from - 1);
+  const n = filters.length;
+  if (n === 0) return Math.max(0, end - begin);
+  let count = 0;
+  for (let i = begin; i < end; i++) {
+    const doc = docs[i] as Doc;
+    const ix = whole ? i : doc.ix;
+    let ok = true;
+    for (let f = 0; f < n; f++) {
+      if (!(filters[f] as DocFilter)(doc, ix)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) count++;
+  }
+  return count;
 }
