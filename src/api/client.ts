@@ -55,6 +55,7 @@ export class NewsClient {
   readonly #signal: AbortSignal | undefined;
   readonly #onRetry: ((info: RetryInfo) => void) | undefined;
   readonly #onNotice: ((message: string) => void) | undefined;
+  readonly #onResponse: ClientOptions['onResponse'];
   readonly #transport: Transport;
   #testNoticeShown = false;
 
@@ -76,6 +77,7 @@ export class NewsClient {
     this.#signal = options.signal;
     this.#onRetry = options.onRetry;
     this.#onNotice = options.onNotice;
+    this.#onResponse = options.onResponse;
     this.#transport =
       transport ??
       new UndiciTransport({
@@ -125,7 +127,9 @@ export class NewsClient {
 
       this.#noticeMode(raw.headers);
       if (raw.status >= 200 && raw.status < 300) {
-        return this.#success(raw, attempt, options.raw === true);
+        const response = this.#success<T>(raw, attempt, options.raw === true);
+        this.#onResponse?.(response, options);
+        return response;
       }
       const error = this.#apiError(raw);
       if (

@@ -87,6 +87,8 @@ export interface ClientOptions {
   /** Longest single wait; default 30 000 ms. A server asking for longer makes the client give up. */
   maxRetryDelayMs?: number | undefined;
   onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** Every successful response, with the request that got it (the CLI meters points with it). */
+  onResponse?: ((response: ApiResponse<unknown>, request: RequestSpec) => void) | undefined;
   /** Messages worth telling the user once (test mode). */
   onNotice?: ((message: string) => void) | undefined;
   /** Cancels every request of this client; the CLI wires SIGINT to it. */

@@ -1,11 +1,10 @@
 /**
  * `-v` reports the points a command used. The server's X-Points-Used /
- * X-Points-Remaining headers say it per response; when a server sends none,
- * the balance is read before the first request and after the last one.
- * Installed once on the client (Runtime), so every command gets it.
+ * X-Points-Remaining headers say it per response; when a server sends none, the
+ * balance read before the first request is compared with the one after the last.
+ * Fed by the client's onResponse hook (Runtime), so every command gets it.
  */
-import type { NewsClient } from '../api/index.js';
-import type { ApiResponse, RequestOptions } from '../api/types.js';
+import type { ApiResponse, RequestSpec } from '../api/types.js';
 
 /** Endpoints that never cost points and would only make the report noisier. */
 const FREE_PATHS = new Set(['/v1/balance', '/ping']);
@@ -17,40 +16,16 @@ export class PointsMeter {
   private metered = 0;
   private testMode = false;
   private before: number | undefined;
-  private probe: Promise<void> | undefined;
 
-  /** Routes the client's requests through the meter; `probeBalance` adds the before/after reading. */
-  install(client: NewsClient, probeBalance: boolean): void {
-    const original = client.request.bind(client) as (
-      o: RequestOptions,
-    ) => Promise<ApiResponse<unknown>>;
-    this.balance = async () => {
-      const r = await original({ method: 'GET', path: '/v1/balance' });
-      const points = (r.body as { points?: unknown } | null)?.points;
-      return typeof points === 'number' ? points : undefined;
-    };
-    const metered = async (options: RequestOptions): Promise<ApiResponse<unknown>> => {
-      const counts = !FREE_PATHS.has(options.path);
-      if (counts && probeBalance) {
-        this.probe ??= this.balance!().then(
-          (p) => {
-            this.before = p;
-          },
-          () => undefined,
-        );
-        await this.probe;
-      }
-      const response = await original(options);
-      if (counts) this.observe(response);
-      return response;
-    };
-    // The client's overloads differ only in the body type; the meter passes everything through.
-    client.request = metered as NewsClient['request'];
+  constructor(private readonly readBalance: () => Promise<number | undefined>) {}
+
+  /** Reads the balance before anything billable is sent, in case the server sends no points headers. */
+  async start(): Promise<void> {
+    this.before = await this.readBalance().catch(() => undefined);
   }
 
-  private balance: (() => Promise<number | undefined>) | undefined;
-
-  observe(response: ApiResponse<unknown>): void {
+  observe(response: ApiResponse<unknown>, request: RequestSpec): void {
+    if (FREE_PATHS.has(request.path)) return;
     this.metered += 1;
     if (response.mode === 'test') this.testMode = true;
     const used = Number(response.usage['x-points-used']);
@@ -75,12 +50,11 @@ export class PointsMeter {
         this.remaining === undefined ? '' : `, ${this.remaining.toLocaleString('en-US')} remaining`;
       return `points: ${this.used.toLocaleString('en-US')} used${left} (${requests})`;
     }
-    if (this.before === undefined || this.balance === undefined) {
-      return `points: the server reported none (${requests})`;
-    }
-    const after = await this.balance().catch(() => undefined);
-    if (after === undefined)
+    if (this.before === undefined) return `points: the server reported none (${requests})`;
+    const after = await this.readBalance().catch(() => undefined);
+    if (after === undefined) {
       return `points: ${this.before.toLocaleString('en-US')} before; balance unreadable after`;
+    }
     return `points: ${(this.before - after).toLocaleString('en-US')} used by balance, ${after.toLocaleString('en-US')} remaining (${requests})`;
   }
 }

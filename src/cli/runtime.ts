@@ -66,6 +66,15 @@ export class Runtime {
 
   private async makeClient(baseUrl: string, apiKey: string | undefined): Promise<NewsClient> {
     const { NewsClient } = await import('../api/index.js');
+    const meter = this.settings.verbose
+      ? new PointsMeter(async () => {
+          const r = await client.request<{ points?: unknown } | null>({
+            method: 'GET',
+            path: '/v1/balance',
+          });
+          return typeof r.body?.points === 'number' ? r.body.points : undefined;
+        })
+      : undefined;
     const client = new NewsClient({
       version: VERSION,
       apiKey,
@@ -76,12 +85,13 @@ export class Runtime {
       signal: this.signal,
       env: this.io.env,
       onNotice: (m) => this.report.notice(m),
+      onResponse: meter && ((response, request) => meter.observe(response, request)),
       onRetry: (r) =>
         this.report.debug(`retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`),
     });
-    if (this.settings.verbose) {
-      this.meter = new PointsMeter();
-      this.meter.install(client, true);
+    if (meter) {
+      await meter.start();
+      this.meter = meter;
     }
     this.cleanups.push(() => client.close());
     return client;
