@@ -8,10 +8,22 @@
 //   npm run bench:export                     # builds dist/, then all formats, 10k and 100k
 //   node bench/export.bench.mjs --formats csv,parquet --sizes 10000 --runs 3
 //   options: --formats a,b  --sizes n,m  --runs k (default 2, the median is
-//   reported)  --no-compare (skip jq and DuckDB)
-// Prints a Markdown table; exits 1 when a budget is missed.
+//   reported)  --no-compare (skip jq and DuckDB; jq runs only with csv, DuckDB
+//   only with parquet)
+// Prints a Markdown table; exits 1 when a budget is missed. Budgets (issue 5):
+// peak RSS < 300 MB at every size and largest ≤ 1.3 × smallest; throughput at
+// the largest size (the issue's 100,000; at 10k node's start-up weighs in);
+// csv faster than jq and parquet within 1.5× of DuckDB at every size.
 import { spawnSync } from 'node:child_process';
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
@@ -79,7 +91,9 @@ function timed(argv, stdoutPath) {
       maxBuffer: 16 << 20,
     });
     const err = run.stderr ?? '';
-    const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(err);
+    const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(
+      err,
+    );
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
     if (run.status !== 0 || !wall || !rss) {
       throw new Error(`${argv.join(' ')} failed (${run.status}):\n${err.slice(-2000)}`);
@@ -104,7 +118,7 @@ async function jqFilter() {
         return `(${p} | if . == null then null else tojson end)`;
       case 'names':
         return `(${p} | if type == "array" then map(.name // empty) | join("; ") else . end)`;
-      case 'join':
+      default: // 'join'
         return `(${p} | if type == "array" then map(tostring) | join("; ") else . end)`;
     }
   });
@@ -115,7 +129,9 @@ function measure(label, runs, fn) {
   const results = [];
   for (let k = 0; k < runs; k++) {
     results.push(fn());
-    console.error(`  ${label} run ${k + 1}: ${results.at(-1).seconds.toFixed(1)} s, ${Math.round(results.at(-1).peakMb)} MB`);
+    console.error(
+      `  ${label} run ${k + 1}: ${results.at(-1).seconds.toFixed(1)} s, ${Math.round(results.at(-1).peakMb)} MB`,
+    );
   }
   return {
     seconds: median(results.map((r) => r.seconds)),
@@ -159,6 +175,7 @@ async function main() {
     results.jq = {};
     results.duckdb = {};
     for (const n of sizes) {
+      if (!formats.includes('csv')) break;
       const out = join(outDir, 'jq.csv');
       results.jq[n] = measure(`jq ${n}`, runs, () => {
         const t = timed(['/usr/bin/jq', '-r', filter, inputs[n]], out);
@@ -166,6 +183,9 @@ async function main() {
         rmSync(out);
         return t;
       });
+    }
+    for (const n of sizes) {
+      if (!formats.includes('parquet')) break;
       const pq = join(outDir, 'duckdb.parquet');
       results.duckdb[n] = measure(`duckdb ${n}`, runs, () => {
         const t = timed([process.execPath, join(here, 'duckdb-copy.mjs'), inputs[n], pq]);
@@ -180,10 +200,11 @@ async function main() {
   for (const [tool, byN] of Object.entries(results)) {
     for (const n of sizes) {
       const r = byN[n];
+      if (r === undefined) continue;
       const rate = n / r.seconds;
       const budget = THROUGHPUT[tool];
       const notes = [];
-      if (budget !== undefined && rate < budget) {
+      if (budget !== undefined && n === large && rate < budget) {
         notes.push(`**below ${fmtN(budget)}/s**`);
         misses.push(`${tool} ${n}: ${fmtN(rate)}/s < ${budget}/s`);
       }
@@ -191,7 +212,7 @@ async function main() {
         notes.push(`**over ${MEMORY_MB} MB**`);
         misses.push(`${tool} ${n}: ${Math.round(r.peakMb)} MB`);
       }
-      if (n === large && n !== small && budget !== undefined) {
+      if (n === large && n !== small && budget !== undefined && byN[small]) {
         const ratio = r.peakMb / byN[small].peakMb;
         notes.push(`memory ×${ratio.toFixed(2)}${ratio > FLAT ? ' **not flat**' : ''}`);
         if (ratio > FLAT) misses.push(`${tool}: memory ×${ratio.toFixed(2)}`);

@@ -121,7 +121,7 @@ export class AtomicFileSink extends StreamSink {
   async abort(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    this.parts = [];
+    this.discard();
     (this.target as Writable).destroy();
     this.file.destroy();
     await this.closeFd().catch(() => undefined);

@@ -114,14 +114,31 @@ export async function exportRecords(
   }
   if (signal?.aborted) throw interrupted();
 
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(interrupted());
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => undefined);
-  const race = <T>(p: Promise<T>): Promise<T> =>
-    signal === undefined ? p : Promise.race([p, aborted]);
+  // Each step races the abort signal with a listener of its own, removed when
+  // the step settles. (Promise.race against one long-lived pending "aborted"
+  // promise would leak: every race leaves a reaction on it that keeps that
+  // step's result, a whole page, alive until the export ends.)
+  const race = <T>(p: Promise<T>): Promise<T> => {
+    if (signal === undefined) return p;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => reject(interrupted());
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  };
 
   const iterator = pages[Symbol.asyncIterator]();
   let exhausted = false;
@@ -167,7 +184,6 @@ export async function exportRecords(
     if (signal?.aborted) throw interrupted();
     throw err;
   } finally {
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     if (!exhausted) {
       // Lets the page source stop its requests. Not awaited after an abort:
       // the source may still be inside next() and would make us wait for it.

@@ -52,30 +52,88 @@ function names(v: unknown): string[] {
   return out;
 }
 
-/** One cell. Missing and null values (and those under a null parent) are null. */
-export function cellOf(record: ApiRecord, column: Column): Cell {
-  const v = rawValue(record, column);
-  if (v === undefined || v === null) return null;
+/** How a column's cell is made from the raw value at its path. */
+function deriveFor(column: Column): (v: unknown) => Cell {
   switch (column.derive) {
     case 'value':
-      return scalar(v);
+      return scalar;
     case 'json':
-      return JSON.stringify(v);
+      return (v) => JSON.stringify(v);
     case 'names':
-      return Array.isArray(v) ? names(v).join(LIST_SEPARATOR) : scalar(v);
+      return (v) => (Array.isArray(v) ? names(v).join(LIST_SEPARATOR) : scalar(v));
     case 'join':
-      return Array.isArray(v)
-        ? v
-            .map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)))
-            .join(LIST_SEPARATOR)
-        : scalar(v);
+      return (v) =>
+        Array.isArray(v)
+          ? v
+              .map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)))
+              .join(LIST_SEPARATOR)
+          : scalar(v);
   }
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A reader of one path, unrolled for the usual depths (1–3 keys). */
+function pathReader(path: readonly string[]): (record: ApiRecord) => unknown {
+  const [a, b, c] = path;
+  if (path.length === 1) return (r) => r[a!];
+  if (path.length === 2) {
+    return (r) => {
+      const x = r[a!];
+      return isRecord(x) ? x[b!] : undefined;
+    };
+  }
+  if (path.length === 3) {
+    return (r) => {
+      const x = r[a!];
+      if (!isRecord(x)) return undefined;
+      const y = x[b!];
+      return isRecord(y) ? y[c!] : undefined;
+    };
+  }
+  return (r) => at(r, path);
+}
+
+/** A compiled `cellOf(·, column)`: the path walk and the derivation chosen once. */
+export function cellReader(column: Column): (record: ApiRecord) => Cell {
+  const read = pathReader(column.path);
+  const derive = deriveFor(column);
+  const alternatives = column.alternatives?.map(pathReader);
+  if (alternatives === undefined) {
+    return (r) => {
+      const v = read(r);
+      return v === undefined || v === null ? null : derive(v);
+    };
+  }
+  return (r) => {
+    let v = read(r);
+    for (let i = 0; (v === undefined || v === null) && i < alternatives.length; i++) {
+      v = alternatives[i]!(r);
+    }
+    return v === undefined || v === null ? null : derive(v);
+  };
+}
+
+/** One cell. Missing and null values (and those under a null parent) are null. */
+export function cellOf(record: ApiRecord, column: Column): Cell {
+  return cellReader(column)(record);
+}
+
+/** A compiled `rowOf(·, columns)`, for writers that flatten many records. */
+export function rowReader(columns: readonly Column[]): (record: ApiRecord) => Cell[] {
+  const readers = columns.map(cellReader);
+  const n = readers.length;
+  return (r) => {
+    const row = new Array<Cell>(n);
+    for (let i = 0; i < n; i++) row[i] = readers[i]!(r);
+    return row;
+  };
+}
+
 export function rowOf(record: ApiRecord, columns: readonly Column[]): Cell[] {
-  const row = new Array<Cell>(columns.length);
-  for (let i = 0; i < columns.length; i++) row[i] = cellOf(record, columns[i]!);
-  return row;
+  return rowReader(columns)(record);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -6,7 +6,17 @@
  */
 import { Writable } from 'node:stream';
 
-const BATCH = 256 * 1024;
+/** Writers hand the sink strings of about this many characters (or bytes). */
+export const BATCH = 256 * 1024;
+const encoder = new TextEncoder();
+/** Text is encoded straight into a staging buffer this big; BATCH of it is written at a time. */
+const STAGE = 2 * BATCH;
+
+/** UTF-8 bytes of a string too big for the staging buffer. Lone surrogates become U+FFFD. */
+function utf8(s: string): Uint8Array {
+  const bytes = Buffer.allocUnsafeSlow(s.length * 3);
+  return bytes.subarray(0, encoder.encodeInto(s, bytes).written);
+}
 
 export interface Sink {
   /** Queues bytes; resolves once they may be followed by more (backpressure). */
@@ -27,8 +37,13 @@ export interface Sink {
 
 /** A sink over one Node Writable; subclasses decide what commit and abort mean. */
 export abstract class StreamSink implements Sink {
-  protected parts: (string | Uint8Array)[] = [];
-  protected size = 0;
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  // Strings are encoded with `encodeInto` straight into `stage`: no joined
+  // string, no `Buffer.from` (which measures the string first, then encodes);
+  // about twice as fast on non-ASCII text.
+  private stage = Buffer.allocUnsafeSlow(STAGE);
+  private used = 0;
   protected error: Error | undefined;
   protected isBroken = false;
   abstract readonly path: string | undefined;
@@ -49,31 +64,59 @@ export abstract class StreamSink implements Sink {
     if (this.error !== undefined) throw this.error;
   }
 
+  /** Drops what is batched and not yet written. */
+  protected discard(): void {
+    this.parts = [];
+    this.size = 0;
+    this.used = 0;
+  }
+
   write(chunk: string | Uint8Array): Promise<void> {
     this.check();
     if (this.isBroken) return Promise.resolve();
-    this.parts.push(chunk);
-    this.size += chunk.length;
-    return this.size >= BATCH ? this.flush() : Promise.resolve();
+    if (typeof chunk === 'string') this.encode(chunk);
+    else {
+      this.seal();
+      this.parts.push(chunk);
+      this.size += chunk.length;
+    }
+    return this.size + this.used >= BATCH ? this.flush() : Promise.resolve();
+  }
+
+  private encode(s: string): void {
+    const most = s.length * 3;
+    if (this.used + most > STAGE) {
+      this.seal();
+      if (most > STAGE) {
+        const bytes = utf8(s);
+        this.parts.push(bytes);
+        this.size += bytes.length;
+        return;
+      }
+    }
+    this.used += encoder.encodeInto(s, this.stage.subarray(this.used)).written;
+  }
+
+  /** Moves the staged bytes to `parts`; the next text goes to a fresh buffer (the target may still hold this one). */
+  private seal(): void {
+    if (this.used === 0) return;
+    this.parts.push(this.stage.subarray(0, this.used));
+    this.size += this.used;
+    this.stage = Buffer.allocUnsafeSlow(STAGE);
+    this.used = 0;
   }
 
   async flush(): Promise<void> {
     this.check();
+    this.seal();
     if (this.parts.length === 0 || this.isBroken) {
-      this.parts = [];
-      this.size = 0;
+      this.discard();
       return;
     }
     const parts = this.parts;
     this.parts = [];
     this.size = 0;
-    const data =
-      parts.length === 1
-        ? parts[0]!
-        : parts.every((p) => typeof p === 'string')
-          ? parts.join('')
-          : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
-    const ok = this.target.write(data);
+    const ok = this.target.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
     if (!ok) await this.drained();
     this.check();
   }

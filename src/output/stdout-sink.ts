@@ -22,8 +22,7 @@ export class StdoutSink extends StreamSink {
   }
 
   async abort(): Promise<void> {
-    this.parts = [];
-    this.size = 0;
+    this.discard();
     this.release();
   }
 

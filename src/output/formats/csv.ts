@@ -5,7 +5,7 @@
  * one string for the whole export (V8 caps strings at ~512 MiB).
  */
 import type { FormatWriter, WriterContext } from '../format-writer.js';
-import { rowOf } from '../flatten.js';
+import { rowReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import { neutraliseFormula } from '../text.js';
 
@@ -15,14 +15,29 @@ export async function createCsvWriter(ctx: WriterContext): Promise<FormatWriter>
   const guard = ctx.sanitize
     ? (c: Cell): Cell => (typeof c === 'string' ? neutraliseFormula(c) : c)
     : (c: Cell): Cell => c;
-  const config = { newline: '\r\n', quotes: false, escapeFormulae: false } as const;
+  const row = rowReader(ctx.columns);
+  // Explicit: papaparse's own formula escaping differs from ours (it also
+  // quotes, and it escapes plain negative numbers such as "-0.42").
+  const config = {
+    newline: '\r\n',
+    quotes: false,
+    quoteChar: '"',
+    delimiter: ',',
+    header: false,
+    escapeFormulae: false,
+  } as const;
   // An empty-string cell would be unparsed as nothing either way; null and
   // empty are both an empty field in CSV.
   await ctx.sink.write(Papa.unparse([fields], config) + '\r\n');
   return {
     async writePage(records) {
       if (records.length === 0) return;
-      const rows = records.map((r) => rowOf(r, ctx.columns).map(guard));
+      const rows = new Array<Cell[]>(records.length);
+      for (let i = 0; i < records.length; i++) {
+        const cells = row(records[i]!);
+        for (let j = 0; j < cells.length; j++) cells[j] = guard(cells[j]!);
+        rows[i] = cells;
+      }
       await ctx.sink.write(Papa.unparse(rows, config) + '\r\n');
     },
     async finish() {},

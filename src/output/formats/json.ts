@@ -1,6 +1,9 @@
 /**
- * `json`: one JSON array over all pages, written record by record so the
- * whole result never sits in memory. `jsonl`/`ndjson`: one record per line.
+ * `json`: one JSON array over all pages, one record per line, so the whole
+ * result never sits in memory (and `news convert` reads it back line by
+ * line). `jsonl`/`ndjson`: one record per line. Each record's text goes to
+ * the sink as it is, which encodes it into its batch and waits for 'drain'
+ * only when the destination is full.
  */
 import type { FormatWriter, WriterContext } from '../format-writer.js';
 import { projectRecord } from '../flatten.js';
@@ -15,9 +18,11 @@ export function createJsonWriter(ctx: WriterContext): FormatWriter {
   let first = true;
   return {
     async writePage(records) {
+      const sink = ctx.sink;
       for (const record of records) {
-        await ctx.sink.write((first ? '[\n' : ',\n') + JSON.stringify(shape(record)));
+        await sink.write(first ? '[\n' : ',\n');
         first = false;
+        await sink.write(JSON.stringify(shape(record)));
       }
     },
     async finish() {
@@ -30,7 +35,11 @@ export function createJsonLinesWriter(ctx: WriterContext): FormatWriter {
   const shape = shaper(ctx);
   return {
     async writePage(records) {
-      for (const record of records) await ctx.sink.write(JSON.stringify(shape(record)) + '\n');
+      const sink = ctx.sink;
+      for (const record of records) {
+        await sink.write(JSON.stringify(shape(record)));
+        await sink.write('\n');
+      }
     },
     async finish() {},
   };

@@ -5,18 +5,20 @@
  * record and a reader splits on tabs only.
  */
 import type { FormatWriter, WriterContext } from '../format-writer.js';
-import { rowOf } from '../flatten.js';
+import { rowReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import { neutraliseFormula } from '../text.js';
 
 const SPECIAL = /[\t\n\r\\]/g;
+const HAS_SPECIAL = /[\t\n\r\\]/;
 const ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
 
 export function escapeTsv(s: string): string {
-  return s.replace(SPECIAL, (ch) => ESCAPES[ch]!);
+  return HAS_SPECIAL.test(s) ? s.replace(SPECIAL, (ch) => ESCAPES[ch]!) : s;
 }
 
 export function createTsvWriter(ctx: WriterContext): FormatWriter {
+  const row = rowReader(ctx.columns);
   const text = (c: Cell): string => {
     if (c === null) return '';
     if (typeof c !== 'string') return String(c);
@@ -31,9 +33,12 @@ export function createTsvWriter(ctx: WriterContext): FormatWriter {
   return {
     async writePage(records) {
       await header();
-      let chunk = '';
-      for (const r of records) chunk += rowOf(r, ctx.columns).map(text).join('\t') + '\n';
-      await ctx.sink.write(chunk);
+      for (const r of records) {
+        const cells = row(r);
+        let line = text(cells[0] ?? null);
+        for (let i = 1; i < cells.length; i++) line += '\t' + text(cells[i]!);
+        await ctx.sink.write(line + '\n');
+      }
     },
     async finish() {
       await header();

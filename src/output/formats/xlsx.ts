@@ -12,7 +12,7 @@
 import type { Writable } from 'node:stream';
 import type { Column } from '../columns.js';
 import type { FormatWriter, WriterContext } from '../format-writer.js';
-import { rowOf } from '../flatten.js';
+import { rowReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import { neutraliseFormula, truncateWithMarker } from '../text.js';
 
@@ -84,6 +84,7 @@ export async function createXlsxWriter(ctx: WriterContext): Promise<FormatWriter
   }));
   sheet.getRow(1).font = { bold: true };
   const types = ctx.columns.map((c) => c.type);
+  const row = rowReader(ctx.columns);
   let truncated = 0;
   let rows = 0;
 
@@ -121,7 +122,7 @@ export async function createXlsxWriter(ctx: WriterContext): Promise<FormatWriter
   return {
     async writePage(records) {
       for (const r of records) {
-        sheet.addRow(rowOf(r, ctx.columns).map(value)).commit();
+        sheet.addRow(row(r).map(value)).commit();
         if (++rows % THROTTLE_EVERY === 0) await throttle();
       }
     },

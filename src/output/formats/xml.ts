@@ -6,7 +6,7 @@
 import type { FormatWriter, WriterContext } from '../format-writer.js';
 import { projectRecord } from '../flatten.js';
 import type { RecordKind } from '../types.js';
-import { stripXmlIllegal } from '../text.js';
+import { xmlText } from '../text.js';
 import { toXmlNode } from './xml-shape.js';
 import type { XmlNode } from './xml-shape.js';
 
@@ -24,6 +24,8 @@ export async function createXmlWriter(ctx: WriterContext): Promise<FormatWriter>
     ignoreAttributes: false,
     suppressBooleanAttributes: false,
     suppressEmptyNode: true,
+    // toXmlNode escapes every text and attribute value itself.
+    processEntities: false,
     format: true,
     indentBy: '  ',
   });
@@ -41,7 +43,7 @@ export async function createXmlWriter(ctx: WriterContext): Promise<FormatWriter>
         const id = record['id'];
         if (typeof id === 'number' || typeof id === 'string') {
           const { id: _id, ...rest } = node;
-          node = { '@_id': stripXmlIllegal(String(id)), ...rest };
+          node = { '@_id': xmlText(String(id)), ...rest };
         }
         chunk += builder.build({ [element]: node });
       }
