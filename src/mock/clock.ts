@@ -34,6 +34,9 @@ export interface ClockOptions {
   wallNow?: (() => number) | undefined;
 }
 
+/** The longest delay `setTimeout` takes as given. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function createClock(options: ClockOptions = {}): MockClock {
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
@@ -47,14 +50,19 @@ export function createClock(options: ClockOptions = {}): MockClock {
   const nowMs = (): number => mockStart + (wallNow() - wallStart) / timeScale;
 
   const setTimer = (fn: () => void, ms: number): MockTimer => {
-    const handle = setTimeout(
-      () => {
+    let handle: NodeJS.Timeout;
+    // Node fires a delay above 2^31 - 1 ms after 1 ms: long waits (a 12-hour
+    // retry at a large time scale) go in steps instead.
+    const arm = (wallMs: number): void => {
+      const step = Math.min(wallMs, MAX_TIMER_MS);
+      handle = setTimeout(() => {
         pending.delete(handle);
-        fn();
-      },
-      Math.max(0, ms * timeScale),
-    );
-    pending.add(handle);
+        if (wallMs > MAX_TIMER_MS) arm(wallMs - MAX_TIMER_MS);
+        else fn();
+      }, step);
+      pending.add(handle);
+    };
+    arm(Math.max(0, ms * timeScale));
     return {
       cancel: () => {
         clearTimeout(handle);

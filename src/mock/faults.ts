@@ -5,10 +5,20 @@
  *   failures (the n-th request fails or not, whatever its path).
  * - `--latency MS`: added before every answer (wall-clock ms, not scaled).
  * - `X-Mock-Scenario` request header: one forced fault for that request.
+ *   `prompt-unavailable` is handled by the search engine: a request with a
+ *   `prompt` fails with ER0801 (the translation service is down), others pass.
  */
 import { MockHttpError } from './error-envelope.js';
 
-export const SCENARIOS = ['500', '502', '429', 'timeout', 'reset', 'slow'] as const;
+export const SCENARIOS = [
+  '500',
+  '502',
+  '429',
+  'timeout',
+  'reset',
+  'slow',
+  'prompt-unavailable',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** The `slow` scenario waits this long, in mock milliseconds (so × time scale). */

@@ -58,7 +58,7 @@ export function writeJson(
   status: number,
   headers: Record<string, string>,
   body: unknown,
-  stringify: (body: unknown) => string = JSON.stringify,
+  encode: (body: unknown) => Buffer = (b) => Buffer.from(JSON.stringify(b), 'utf8'),
 ): void {
   if (body === undefined) {
     res.writeHead(status, headers);
@@ -66,7 +66,7 @@ export function writeJson(
     return;
   }
   // Encoded once: Buffer.byteLength plus end(string) would encode twice.
-  const bytes = Buffer.from(stringify(body), 'utf8');
+  const bytes = encode(body);
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json; charset=utf-8',

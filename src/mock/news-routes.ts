@@ -7,6 +7,7 @@ import { PLAN_LIMITS } from './accounts.js';
 import type { ArticleBus } from './article-bus.js';
 import type { EngineResult, NewsEngine, SearchContext } from './engine-adapter.js';
 import { MockHttpError } from './error-envelope.js';
+import { selectFields } from './field-list.js';
 import { isPlainObject } from './http-io.js';
 import type { Method, Router } from './router.js';
 import type { JsonReply, RouteContext, RouteDef } from './route-types.js';
@@ -24,6 +25,7 @@ export function searchContext(ctx: RouteContext): SearchContext {
     path: ctx.url.pathname,
     requestId: ctx.requestId,
     baseUrl: ctx.baseUrl,
+    promptUnavailable: ctx.scenario === 'prompt-unavailable',
   };
 }
 
@@ -48,7 +50,9 @@ export function addNewsRoutes(
           'The JSON body must be an object of search parameters.',
         );
       }
-      return reply(run(ctx, searchContext(ctx)));
+      const result = run(ctx, searchContext(ctx));
+      const fl = ctx.params['fl'];
+      return reply(fl === undefined ? result : { ...result, body: selectFields(result.body, fl) });
     },
   });
 

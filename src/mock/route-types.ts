@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, Scope } from './accounts.js';
 import type { MockClock } from './clock.js';
+import type { Scenario } from './faults.js';
 
 export interface RouteContext {
   req: IncomingMessage;
@@ -20,6 +21,8 @@ export interface RouteContext {
   /** Present on every route with `auth: 'key'`. */
   account: Account | undefined;
   requestId: string;
+  /** The request's `X-Mock-Scenario` when it reaches the handler (only `prompt-unavailable` does). */
+  scenario: Scenario | undefined;
   clock: MockClock;
   /** `http://host:port` of this server, for links and paging URLs. */
   baseUrl: string;

@@ -32,6 +32,7 @@ import { MockHttpError, errorEnvelope } from './error-envelope.js';
 import {
   FailureInjector,
   SLOW_SCENARIO_MS,
+  type Scenario,
   TooManyRequests,
   parseScenario,
   serverFault,
@@ -124,7 +125,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const json = new JsonBodyWriter(
     (item) => store.articleById.get((item as { id?: number }).id ?? -1) === item,
   );
-  const stringify = (body: unknown): string => json.stringify(body);
+  const encode = (body: unknown): Buffer => json.encode(body);
 
   const indexNew = (input: unknown): Article[] => {
     const articles = normalizeArticles(input, store, clock.now());
@@ -187,7 +188,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     };
     const send = (status: number, body: unknown, extra: Record<string, string> = {}): void => {
       if (res.headersSent || res.destroyed) return;
-      writeJson(res, status, { ...headers(), ...extra }, body, stringify);
+      writeJson(res, status, { ...headers(), ...extra }, body, encode);
       log?.(
         `${method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
       );
@@ -204,8 +205,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const found = router.match(method, url.pathname);
       const admin = found.kind === 'found' && found.match.route.admin === true;
 
+      let scenario: Scenario | undefined;
       if (!admin) {
-        const scenario = parseScenario(req.headers['x-mock-scenario']);
+        scenario = parseScenario(req.headers['x-mock-scenario']);
         if (scenario === '500' || scenario === '502')
           throw serverFault(Number(scenario) as 500 | 502, 'X-Mock-Scenario');
         if (scenario === '429') {
@@ -277,6 +279,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         body,
         account,
         requestId,
+        scenario,
         clock,
         baseUrl,
         signal,

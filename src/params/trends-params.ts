@@ -32,7 +32,7 @@ const t = (
   ...extra,
 });
 
-const AGGREGATION: readonly ParamDef[] = [
+export const TRENDS_AGGREGATION_PARAMS: readonly ParamDef[] = [
   t('field', 'string', 'fields to aggregate (required)', { list: 5, enum: TREND_FIELDS }),
   t('per_page', 'integer', 'results per field', { min: 1, max: 100, default: 10 }),
   t('offset', 'integer', 'skip this many values (paging)', { min: 0, default: 0 }),
@@ -88,7 +88,7 @@ export const TRENDS_FILTER_NAMES = [
 ];
 
 export const TRENDS_PARAMS: readonly ParamDef[] = [
-  ...AGGREGATION,
+  ...TRENDS_AGGREGATION_PARAMS,
   ...TRENDS_FILTER_NAMES.map((name) => {
     const def = SEARCH_PARAMS.find((d) => d.name === name);
     if (def === undefined) throw new Error(`trends-params: ${name} is not in the search table`);

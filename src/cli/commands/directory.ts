@@ -1,4 +1,3 @@
-import { UsageError } from '../../api/errors.js';
 import {
   ENTITY_DIRECTORY_PARAMS,
   JOURNALIST_DIRECTORY_PARAMS,

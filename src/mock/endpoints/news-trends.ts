@@ -9,50 +9,24 @@ import { searchPoints } from '../search/respond.js';
 import { select } from '../search/select.js';
 import { TEST_MODE_TREND_VALUE } from '../search/test-mode.js';
 import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
-import { TRENDS_FILTER_NAMES } from '../../params/trends-params.js';
+import {
+  TRENDS_AGGREGATION_PARAMS,
+  TRENDS_FILTER_NAMES,
+  TREND_FIELDS,
+} from '../../params/trends-params.js';
 
 /** openapi's five fields, plus the keyword fields a user asks for most (domain, country, language). */
-export const TREND_FIELDS = [
-  'source.id',
-  'category.id',
-  'topic.id',
-  'industry.id',
-  'entity.id',
+export const MOCK_TREND_FIELDS = [
+  ...TREND_FIELDS,
   'source.domain',
   'source.country.code',
   'language.code',
 ] as const;
 
-const p = (
-  name: string,
-  type: ParamDef['type'],
-  help: string,
-  extra: Partial<ParamDef> = {},
-): ParamDef => ({
-  name,
-  group: 'Facets',
-  type,
-  help,
-  ...extra,
-});
-
-/** The parameters of /v1/news/trends beyond its filters (spec/openapi.json). */
-export const TREND_PARAMS: readonly ParamDef[] = [
-  p('field', 'string', 'fields to aggregate', { list: 5, enum: TREND_FIELDS }),
-  p('per_page', 'integer', 'values per field', { min: 1, max: 100, default: 10 }),
-  p('offset', 'integer', 'values to skip', { min: 0, default: 0 }),
-  p('mincount', 'integer', 'minimum article count of a value', { min: 1, max: 10000, default: 1 }),
-  p('sort', 'string', 'sort field', {
-    enum: ['count', 'value', 'growth_rate', 'change', 'trending_score'],
-  }),
-  p('order', 'string', 'sort order', { enum: ['asc', 'desc'] }),
-  p('time_bucket', 'string', 'time-series bucket', { enum: ['hour', 'day', 'week', 'month'] }),
-  p('trending', 'switch', 'trending analysis'),
-  p('trending_days', 'integer', 'trending window in days', { min: 7, max: 30, default: 14 }),
-  p('compare', 'switch', 'period comparison'),
-  p('compare_window', 'string', 'comparison window (24HOURS, 7DAYS, 1WEEK, 1w, 2m)'),
-  p('percentile', 'integer', 'keep values above this percentile', { min: 1, max: 100 }),
-];
+/** The CLI's trends table; the mock, like the service, is lenient about extra fields. */
+export const TREND_PARAMS: readonly ParamDef[] = TRENDS_AGGREGATION_PARAMS.map((def) =>
+  def.name === 'field' ? { ...def, enum: MOCK_TREND_FIELDS } : def,
+);
 
 /** The filters trends takes (openapi); the dates are read by the endpoint, which also needs earlier windows. */
 const DATE_NAMES = new Set(['published_at', 'published_at.start', 'published_at.end']);

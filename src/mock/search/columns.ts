@@ -29,6 +29,8 @@ export interface PostingsColumn {
 }
 
 export interface Columns {
+  /** published_at (ms) and id of every article: the tie-breakers of every sort. */
+  order(): { times: Float64Array; ids: Float64Array };
   titles(): TitleColumn;
   postings(field: string): PostingsColumn | undefined;
   number(field: string): Float64Array | undefined;
@@ -42,7 +44,20 @@ export function createColumns(docs: readonly Doc[]): Columns {
   const keywords = new Map<string, KeywordColumn>();
   const inverted = new Map<string, PostingsColumn>();
   let titles: TitleColumn | undefined;
+  let order: { times: Float64Array; ids: Float64Array } | undefined;
   return {
+    order() {
+      if (order === undefined) {
+        const times = new Float64Array(docs.length);
+        const ids = new Float64Array(docs.length);
+        for (let i = 0; i < docs.length; i++) {
+          times[i] = (docs[i] as Doc).publishedAt;
+          ids[i] = (docs[i] as Doc).id;
+        }
+        order = { times, ids };
+      }
+      return order;
+    },
     titles() {
       if (titles === undefined) {
         const dict = new Map<string, number>();

@@ -9,8 +9,8 @@ import {
   sortMatches,
   wantsFacets,
 } from './respond.js';
-import { select } from './select.js';
-import type { SortKey } from './sort.js';
+import { select, selectPositions } from './select.js';
+import { keyField, type SortKey, topDocs, topPositions } from './sort.js';
 import type { Doc, DocFilter, EngineResult, Params, SearchContext } from './types.js';
 
 /** What every endpoint shares: the index of the store and the prompt cache. */
@@ -48,16 +48,32 @@ export function pagedSearch(
   const prepared = prepareRequest(core, params, ctx);
   const choice = sortChoice(prepared, how.defaultSort);
   const needed = neededOrder(prepared, ctx);
-  // In the index's own order and without facets, the scan can stop once the
-  // page is full and one more match says a next page exists.
-  const stopAfter = choice.natural && !wantsFacets(prepared) ? needed + 1 : undefined;
-  const matches = sortMatches(
-    select(prepared, how.docs ?? core.index.docs, how.filters, stopAfter),
-    choice,
-    needed,
-  );
+  const docs = how.docs ?? core.index.docs;
+  let body: Record<string, unknown>;
+  if (wantsFacets(prepared)) {
+    // Facets count every match: collect them all.
+    const matches = sortMatches(select(prepared, docs, how.filters), choice, needed);
+    body = searchBody(prepared, matches, ctx, core.index);
+  } else if (choice.natural) {
+    // The index's own order: the scan stops once the page is full, plus one
+    // match to say a next page exists (the envelope has no total).
+    body = searchBody(prepared, select(prepared, docs, how.filters, needed + 1), ctx, core.index);
+  } else if (docs === prepared.indexDocs && keyField(choice.key) !== undefined) {
+    // A field's order over the whole index: rank positions from the columns.
+    const positions = selectPositions(prepared, how.filters);
+    const columns = core.index.columns;
+    const keys = columns.number(keyField(choice.key) as string) as Float64Array;
+    const leading = topPositions(positions, { keys, ...columns.order() }, choice.order, needed);
+    const top = leading.map((p) => docs[p] as Doc);
+    body = searchBody(prepared, top, ctx, core.index, positions.length);
+  } else {
+    // Another order: every match is ranked, only the leading ones are kept.
+    const matches = select(prepared, docs, how.filters);
+    const top = topDocs(matches, choice.key, choice.order, needed);
+    body = searchBody(prepared, top, ctx, core.index, matches.length);
+  }
   return {
-    body: searchBody(prepared, matches, ctx, core.index),
+    body,
     points: searchPoints(prepared, ctx),
   };
 }

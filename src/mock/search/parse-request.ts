@@ -23,6 +23,34 @@ function toRaw(value: unknown): RawValue | undefined {
 }
 
 /**
+ * String parameters where `*` and `?` are ordinary characters: patterns, free
+ * text, tags and output settings. In every other string filter a wildcard
+ * drops the filter (spec: "a wildcard in a flat filter … is not rejected: the
+ * request succeeds and the filter is dropped"), whether or not the shared
+ * parameter table marks it `noWildcard` (`source.domain=*.com`).
+ */
+const WILDCARD_IS_TEXT = new Set([
+  'title_pattern',
+  'query',
+  'prompt',
+  'search',
+  'hl.tag.pre',
+  'hl.tag.post',
+  'fl',
+]);
+const WILDCARD = /[*?]/;
+
+function wildcardDrops(def: ParamDef, raw: RawValue): boolean {
+  return (
+    def.type === 'string' &&
+    typeof raw === 'string' &&
+    WILDCARD.test(raw) &&
+    !WILDCARD_IS_TEXT.has(def.name) &&
+    !def.name.startsWith('facet.')
+  );
+}
+
+/**
  * Reads the parameters of `defs` from a request the way the service does:
  * unknown names are ignored, an invalid value is silently not applied, values
  * past a list's limit are dropped before checking (a fourth language does not
@@ -36,6 +64,12 @@ export function parseParams(params: Params, defs: readonly ParamDef[]): ParsedPa
     if (raw === undefined) continue;
     if (def.list !== undefined && typeof raw === 'string')
       raw = splitList(raw).slice(0, def.list).join(',');
+    if (wildcardDrops(def, raw)) {
+      invalid.set(def.name, {
+        rule: 'must not contain a wildcard (* or ?): the filter is dropped',
+      });
+      continue;
+    }
     const check = checkValue(def, raw);
     if (check.ok) values.set(def.name, check.value);
     else invalid.set(def.name, { rule: check.rule, code: check.code });

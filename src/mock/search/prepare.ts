@@ -86,6 +86,14 @@ function applyPrompt(
   if (text === undefined) {
     throw new MockHttpError(400, 'ER0800', 'prompt must be 3 to 500 characters long.');
   }
+  if (ctx.promptUnavailable === true) {
+    // Forced with X-Mock-Scenario: prompt-unavailable; the spec gives ER0801 no status.
+    throw new MockHttpError(
+      503,
+      'ER0801',
+      'The prompt translation service is unavailable; retry later or send the filters themselves.',
+    );
+  }
   const key = promptKey(String(text));
   const cachedTranslation = cache.get(key);
   const translation =

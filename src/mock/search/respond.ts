@@ -131,12 +131,14 @@ export function searchBody(
   matches: readonly Doc[],
   ctx: SearchContext,
   index: ArticleIndex,
+  /** How many matched, when `matches` holds only the leading ones (no facets then). */
+  total = matches.length,
 ): Record<string, unknown> {
   const p = paging(prepared, ctx);
-  const { from, to } = pageBounds(p, matches.length);
+  const { from, to } = pageBounds(p, total);
   const shown = matches.slice(from, to).map((d) => outputArticle(d, ctx));
   const body: Record<string, unknown> = {
-    ...envelope(prepared.params, ctx, p, matches.length),
+    ...envelope(prepared.params, ctx, p, total),
     results: shown,
   };
   const f = facets(prepared, matches, index, ctx.now.getTime());

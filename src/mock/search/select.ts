@@ -72,3 +72,35 @@ export function countMatches(prepared: Prepared, docs: readonly Doc[]): number {
   }
   return count;
 }
+
+/** Reused by `selectPositions` (see `scratch` in sort.ts for why). */
+let positionsBuffer = new Int32Array(0);
+
+/**
+ * The positions in the whole index (`prepared.indexDocs`) of the matches, in
+ * index order: for ranking from columns without touching the articles. The
+ * array is reused by the next call: use it before searching again.
+ */
+export function selectPositions(prepared: Prepared, extra: readonly DocFilter[] = []): Int32Array {
+  const docs = prepared.indexDocs;
+  if (docs === undefined) throw new Error('selectPositions needs the index columns');
+  const filters = [...extra, ...prepared.filters];
+  const begin = prepared.to === Infinity ? 0 : firstAtOrBefore(docs, prepared.to);
+  const end = prepared.from === -Infinity ? docs.length : firstAtOrBefore(docs, prepared.from - 1);
+  const n = filters.length;
+  if (positionsBuffer.length < end - begin) positionsBuffer = new Int32Array(docs.length);
+  const out = positionsBuffer;
+  let k = 0;
+  for (let i = begin; i < end; i++) {
+    const doc = docs[i] as Doc;
+    let ok = true;
+    for (let f = 0; f < n; f++) {
+      if (!(filters[f] as DocFilter)(doc, i)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out[k++] = i;
+  }
+  return out.subarray(0, k);
+}

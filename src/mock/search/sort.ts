@@ -6,11 +6,18 @@ export type SortBy = (typeof SORT_BY)[number];
 /** A sort key; undefined (no image to measure) always sorts last. */
 export type SortKey = (doc: Doc) => number | undefined;
 
+/** Sort keys that are one numeric field, by the field's name: they can be read from its column. */
+const KEY_FIELDS = new Map<SortKey, string>();
+
 const field = (name: string): SortKey => {
   const accessor = FIELDS[name];
   if (accessor?.kind !== 'number') throw new Error(`sort key ${name} is not a numeric field`);
+  KEY_FIELDS.set(accessor.value, name);
   return accessor.value;
 };
+
+/** The numeric field a sort key reads, when it is one (so a column holds the keys). */
+export const keyField = (key: SortKey): string | undefined => KEY_FIELDS.get(key);
 
 const shares = (d: Doc): number => d.sharesFacebook + d.sharesTwitter + d.sharesReddit;
 
@@ -87,12 +94,66 @@ export function sortDocs(
   order: 'asc' | 'desc',
   limit = docs.length,
 ): Doc[] {
+  const n = docs.length;
+  const top = ranked(docs, key, order, limit);
+  const chosen = new Uint8Array(n);
+  const out: Doc[] = [];
+  for (let i = 0; i < top.length; i++) {
+    const p = top[i] as number;
+    chosen[p] = 1;
+    out.push(docs[p] as Doc);
+  }
+  for (let i = 0; i < n; i++) if (chosen[i] === 0) out.push(docs[i] as Doc);
+  for (let i = 0; i < n; i++) docs[i] = out[i] as Doc;
+  return docs;
+}
+
+/**
+ * The first `limit` docs in the order of `sortDocs`, and nothing else: for a
+ * page that needs neither the rest nor facets over every match.
+ */
+export function topDocs(
+  docs: readonly Doc[],
+  key: SortKey,
+  order: 'asc' | 'desc',
+  limit: number,
+): Doc[] {
+  const top = ranked(docs, key, order, limit);
+  const out: Doc[] = [];
+  for (let i = 0; i < Math.min(limit, top.length); i++) out.push(docs[top[i] as number] as Doc);
+  return out;
+}
+
+/**
+ * Key buffers reused from one ranking to the next (searches run one at a
+ * time and a ranking never outlives its call). Fresh typed arrays of 100,000
+ * entries per search are external memory that pushes V8 into full
+ * collections of the whole store's heap: tens of milliseconds each.
+ */
+let buffers = { keys: new Float64Array(0), times: new Float64Array(0), ids: new Float64Array(0) };
+
+function scratch(n: number): { keys: Float64Array; times: Float64Array; ids: Float64Array } {
+  if (buffers.keys.length < n) {
+    const size = Math.max(n, buffers.keys.length * 2);
+    buffers = {
+      keys: new Float64Array(size),
+      times: new Float64Array(size),
+      ids: new Float64Array(size),
+    };
+  }
+  return buffers;
+}
+
+function ranked(
+  docs: readonly Doc[],
+  key: SortKey,
+  order: 'asc' | 'desc',
+  limit: number,
+): ArrayLike<number> {
   const dir = order === 'asc' ? 1 : -1;
   const n = docs.length;
   // Keys in typed arrays, read once per article: the comparator then never touches an article.
-  const keys = new Float64Array(n);
-  const times = new Float64Array(n);
-  const ids = new Float64Array(n);
+  const { keys, times, ids } = scratch(n);
   for (let i = 0; i < n; i++) {
     const doc = docs[i] as Doc;
     keys[i] = key(doc) ?? Number.NaN;
@@ -111,15 +172,41 @@ export function sortDocs(
     return (times[b] as number) - (times[a] as number) || (ids[b] as number) - (ids[a] as number);
   };
   const top = limit >= n / 2 ? allSorted(n, before) : topK(n, Math.max(0, limit), before);
-  const chosen = new Uint8Array(n);
-  const out: Doc[] = [];
-  for (const p of top) {
-    chosen[p] = 1;
-    out.push(docs[p] as Doc);
-  }
-  for (let i = 0; i < n; i++) if (chosen[i] === 0) out.push(docs[i] as Doc);
-  for (let i = 0; i < n; i++) docs[i] = out[i] as Doc;
-  return docs;
+  return top;
+}
+
+/**
+ * `topDocs` over positions of the whole index, reading keys, times and ids
+ * from columns: no article object is touched. Returns the leading positions.
+ */
+export function topPositions(
+  positions: Int32Array,
+  columns: { keys: Float64Array; times: Float64Array; ids: Float64Array },
+  order: 'asc' | 'desc',
+  limit: number,
+): number[] {
+  const dir = order === 'asc' ? 1 : -1;
+  const { keys, times, ids } = columns;
+  const before = (a: number, b: number): number => {
+    const pa = positions[a] as number;
+    const pb = positions[b] as number;
+    const ka = keys[pa] as number;
+    const kb = keys[pb] as number;
+    if (ka !== kb) {
+      if (Number.isNaN(ka)) return Number.isNaN(kb) ? 0 : 1;
+      if (Number.isNaN(kb)) return -1;
+      return (ka - kb) * dir;
+    }
+    return (
+      (times[pb] as number) - (times[pa] as number) || (ids[pb] as number) - (ids[pa] as number)
+    );
+  };
+  const n = positions.length;
+  const top = limit >= n / 2 ? allSorted(n, before) : topK(n, Math.max(0, limit), before);
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(limit, top.length); i++)
+    out.push(positions[top[i] as number] as number);
+  return out;
 }
 
 function allSorted(n: number, before: (a: number, b: number) => number): Uint32Array {

@@ -20,6 +20,8 @@ export interface SearchContext {
   readonly path: string;
   readonly requestId: string;
   readonly baseUrl: string;
+  /** `X-Mock-Scenario: prompt-unavailable`: the prompt translation service is down (ER0801). */
+  readonly promptUnavailable?: boolean;
 }
 
 /** Query string and JSON body merged. */

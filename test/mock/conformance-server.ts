@@ -1,0 +1,84 @@
+/**
+ * Plumbing of the conformance tests: the real server over the committed
+ * fixtures with a frozen clock, requests that check the headers every answer
+ * must carry, and the error envelope.
+ */
+import { expect } from 'vitest';
+import type { Article } from '../../src/mock/fixtures/types.js';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/server.js';
+import { type CallOptions, type CallResult, call } from './server-helpers.js';
+
+export const NOW = new Date('2026-03-15T12:00:00Z');
+export const PRO = 'api_live_mock_pro';
+export const TEST = 'api_test_mock_basic';
+export const FREE = 'api_live_mock_free';
+
+/** The committed fixtures, `--now` fixed; the mock clock barely moves so windows cannot shift mid-test. */
+export function startConformanceServer(options: MockServerOptions = {}): Promise<MockServer> {
+  return startMockServer({ quiet: true, now: NOW, timeScale: 1e9, ...options });
+}
+
+/** Any request; fails when an answer lacks a header the specification puts on every answer. */
+export async function api(
+  server: MockServer,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
+  const r = await call(server, method, path, options);
+  const h = r.headers;
+  expect(h.get('x-service-mode'), `${method} ${path}: x-service-mode`).toMatch(/^(live|test)$/);
+  expect(h.get('access-control-allow-origin'), `${method} ${path}: CORS`).toBe('*');
+  expect(h.get('x-request-id'), `${method} ${path}: X-Request-Id`).toMatch(/^req_[0-9a-f]{16}$/);
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+    expect(h.get(name), `${method} ${path}: ${name}`).toMatch(/^\d+$/);
+  return r;
+}
+
+export const search = (server: MockServer, body: Record<string, unknown>, key = PRO) =>
+  api(server, 'POST', '/v1/news/everything', { key, body });
+
+export interface Page {
+  status: string;
+  page: number;
+  limit: number;
+  has_next_pages: boolean;
+  next_page: string;
+  results: Article[];
+  highlighting?: Record<string, Record<string, string[]>>;
+  facets?: Record<string, { value: string; count: number }[]>;
+  meta?: { prompt?: { applied: Record<string, string> }; warnings?: { code: string }[] };
+}
+
+export const page = (r: CallResult): Page => {
+  expect(r.status, r.text.slice(0, 300)).toBe(200);
+  return r.json as Page;
+};
+export const ids = (r: CallResult): number[] => page(r).results.map((a) => a.id);
+
+/**
+ * The specification's error envelope: `{status: 'not_ok', request_id, errors:
+ * [{status, code, message, links.about, timestamp}]}`, request_id equal to the header.
+ */
+export function expectEnvelope(r: CallResult, status: number, code?: string): void {
+  expect(r.status, r.text.slice(0, 300)).toBe(status);
+  const body = r.json as {
+    status: string;
+    request_id: string;
+    errors: {
+      status: number;
+      code?: string;
+      message: string;
+      links: { about: string };
+      timestamp: string;
+    }[];
+  };
+  expect(body.status).toBe('not_ok');
+  expect(body.request_id).toBe(r.headers.get('x-request-id'));
+  const [e] = body.errors;
+  expect(e?.status).toBe(status);
+  if (code !== undefined) expect(e?.code).toBe(code);
+  expect(typeof e?.message).toBe('string');
+  expect(e?.links.about).toMatch(/^https?:\/\//);
+  expect(Number.isNaN(Date.parse(e?.timestamp ?? ''))).toBe(false);
+}

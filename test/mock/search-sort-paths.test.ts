@@ -1,0 +1,64 @@
+/**
+ * Sorting takes two roads: by positions and columns (a numeric field over the
+ * whole index) or by article objects (composite keys, story and entity
+ * lists). Both must give the order a full sort gives, ties included.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadFixtures } from '../../src/mock/fixtures/load.js';
+import { ArticleIndex } from '../../src/mock/search/article-index.js';
+import { createSearchEngine } from '../../src/mock/search/index.js';
+import { SORT_KEYS, type SortBy, keyField, sortDocs } from '../../src/mock/search/sort.js';
+import type { Doc } from '../../src/mock/search/types.js';
+import { ctx } from './search-fixture.js';
+
+const now = new Date('2026-03-15T12:00:00Z');
+const store = loadFixtures({ now, articles: 3000 });
+const engine = createSearchEngine(store);
+const docs = new ArticleIndex(store).docs;
+const context = ctx({ now });
+
+const BY: Exclude<SortBy, 'relevance'>[] = [
+  'read_time',
+  'sentiment.overall.score',
+  'source.rank.opr',
+  'shares.twitter.max',
+  'media.images.width.max',
+  'engagement',
+  'quality',
+];
+
+function expected(
+  by: Exclude<SortBy, 'relevance'>,
+  order: 'asc' | 'desc',
+  keep: (d: Doc) => boolean,
+) {
+  return sortDocs(docs.filter(keep), SORT_KEYS[by], order).map((d) => d.id);
+}
+
+describe('both sorting roads', () => {
+  it('include field sorts that read columns and composite ones that do not', () => {
+    expect(keyField(SORT_KEYS.read_time)).toBe('read_time');
+    expect(keyField(SORT_KEYS.engagement)).toBeUndefined();
+  });
+
+  it.each(BY)('%s: pages 1 and 3 as a full sort orders them', (by) => {
+    for (const order of ['asc', 'desc'] as const) {
+      const all = expected(by, order, () => true);
+      for (const page of [1, 3]) {
+        const body = engine.everything(
+          { 'sort.by': by, 'sort.order': order, per_page: 40, page },
+          context,
+        ).body;
+        const ids = (body['results'] as { id: number }[]).map((a) => a.id);
+        expect(ids, `${by} ${order} page ${page}`).toEqual(all.slice((page - 1) * 40, page * 40));
+        expect(body['has_next_pages']).toBe(page * 40 < all.length);
+      }
+      const german = expected(by, order, (d) => d.language === 'de');
+      const body = engine.everything(
+        { 'sort.by': by, 'sort.order': order, 'language.code': 'de', per_page: 25 },
+        context,
+      ).body;
+      expect((body['results'] as { id: number }[]).map((a) => a.id)).toEqual(german.slice(0, 25));
+    }
+  });
+});
