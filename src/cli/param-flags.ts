@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
-import { flagName } from '../params/registry.js';
+import { GROUP_TITLES, flagName } from '../params/registry.js';
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
 
@@ -29,7 +29,7 @@ function option(def: ParamDef): Option {
     def.type === 'flag' ? `${flag} [0|1]` : `${flag} <${def.type === 'date' ? 'date' : 'value'}>`;
   // Values are checked by params/values.ts, not commander's choices(), so flags and
   // `--param` give the same messages.
-  return new Option(spec, describe(def)).helpGroup(`${def.group} filters:`);
+  return new Option(spec, describe(def)).helpGroup(`${GROUP_TITLES[def.group]}:`);
 }
 
 /** Adds one option per parameter definition; returns how to read them back. */

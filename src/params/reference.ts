@@ -1,4 +1,4 @@
-import { GROUP_ORDER, flagName } from './registry.js';
+import { GROUP_ORDER, GROUP_TITLES, flagName } from './registry.js';
 import { SEARCH_PARAMS } from './search-params.js';
 import type { ParamDef } from './types.js';
 
@@ -47,7 +47,7 @@ export function renderParameterReference(): string {
     const defs = SEARCH_PARAMS.filter((d) => d.group === group);
     if (defs.length === 0) continue;
     lines.push(
-      `## ${group}`,
+      `## ${GROUP_TITLES[group]}`,
       '',
       '| flag | API name | type | constraints | meaning |',
       '|---|---|---|---|---|',

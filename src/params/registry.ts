@@ -36,3 +36,21 @@ export const GROUP_ORDER: readonly ParamGroup[] = [
   'Output',
   'Directory',
 ];
+
+/** Section titles in `--help` and docs/PARAMETERS.md. */
+export const GROUP_TITLES: Readonly<Record<ParamGroup, string>> = {
+  Pagination: 'Paging and sorting',
+  Text: 'Text, query and prompt',
+  Dates: 'Dates',
+  Source: 'Language, country and source',
+  Classification: 'Classification and entities',
+  Sentiment: 'Sentiment',
+  Media: 'Media',
+  Readability: 'Readability and length',
+  Location: 'Location',
+  Flags: 'Article flags and authors',
+  Highlighting: 'Highlighting',
+  Facets: 'Facets and aggregation',
+  Output: 'Fields returned by the server',
+  Directory: 'Directory',
+};
