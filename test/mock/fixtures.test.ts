@@ -12,7 +12,7 @@ const NOW = new Date('2026-03-15T10:00:00.000Z');
 const DAY = 86_400_000;
 const store: FixtureStore = loadFixtures({ now: NOW });
 
-// shared/ sits beside the repository (../shared in CI, /work/shared here).
+// shared/ sits beside the repository, in CI and on developer machines alike.
 const openapi = JSON.parse(
   readFileSync(
     join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'openapi.json'),
