@@ -7,6 +7,7 @@
  */
 import { MockHttpError } from './error-envelope.js';
 import type { Article, FixtureStore, Source } from './fixtures/types.js';
+import { toArticleSource } from './fixtures/world.js';
 import { isPlainObject } from './http-io.js';
 
 export function normalizeArticles(input: unknown, store: FixtureStore, now: Date): Article[] {
@@ -117,13 +118,31 @@ function mergeNewestFirst(store: FixtureStore, added: readonly Article[]): void 
   store.publishedMs = times;
 }
 
+const UNKNOWN_SOURCE: Article['source'] = {
+  id: 0,
+  domain: 'example.com',
+  home_page_url: 'https://example.com',
+  type: 'news',
+  bias: 'center',
+  rankings: { opr: 0 },
+  location: { country_name: '', country_code: '' },
+  favicon: '',
+  name: 'Example',
+  is_premium: false,
+  is_verified: false,
+};
+
 function maxArticleId(store: FixtureStore): number {
   let max = 0;
   for (const id of store.articleById.keys()) if (id > max) max = id;
   return max;
 }
 
-function blankArticle(id: number, published: Date, source: Source | undefined): Article {
+/**
+ * A complete, valid article with neutral defaults: what a posted partial
+ * article is completed with, and what tests build their articles from.
+ */
+export function blankArticle(id: number, published: Date, source: Source | undefined): Article {
   const neutral = { score: 0, polarity: 'neutral' as const };
   return {
     id,
@@ -141,22 +160,7 @@ function blankArticle(id: number, published: Date, source: Source | undefined): 
     industries: [],
     entities: [],
     locations_mentioned: [],
-    source: {
-      id: source?.id ?? 0,
-      domain: source?.domain ?? 'example.com',
-      home_page_url: source?.home_page_url ?? 'https://example.com',
-      type: source?.type ?? 'news',
-      bias: source?.bias ?? 'center',
-      rankings: { opr: source?.rank ?? 0 },
-      location: {
-        country_name: source?.country_name ?? '',
-        country_code: source?.country_code ?? '',
-      },
-      favicon: source?.favicon ?? '',
-      name: source?.name ?? 'Example',
-      is_premium: source?.is_premium ?? false,
-      is_verified: source?.is_verified ?? false,
-    },
+    source: source === undefined ? UNKNOWN_SOURCE : toArticleSource(source),
     sentiment: { overall: neutral, title: neutral, body: neutral },
     summary: [],
     readability: {

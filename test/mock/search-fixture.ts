@@ -20,6 +20,7 @@ import {
   LANGUAGES,
   TOPICS,
 } from '../../src/mock/fixtures/vocab.js';
+import { blankArticle } from '../../src/mock/article-intake.js';
 import type { SearchContext } from '../../src/mock/search/types.js';
 
 export const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -99,35 +100,13 @@ export function article(id: number, over: Over = {}): Article {
   const s = over.source ?? source();
   const neutral = { score: 0, polarity: 'neutral' as const };
   const base: Article = {
-    id,
+    ...blankArticle(id, new Date(hoursAgo(id)), s),
     href: `https://${s.domain}/${id}`,
-    published_at: hoursAgo(id),
     title: `Article number ${id}`,
     description: `Description of article ${id}.`,
     body: `Body text of article ${id}. `.repeat(20),
     body_html: `<p>Body text of article ${id}.</p>`,
     language: 'en',
-    translations: { en: { title: null, description: null } },
-    author: { id: null, name: '' },
-    categories: [],
-    topics: [],
-    industries: [],
-    entities: [],
-    locations_mentioned: [],
-    source: {
-      id: s.id,
-      domain: s.domain,
-      home_page_url: s.home_page_url,
-      type: s.type,
-      bias: s.bias,
-      rankings: { opr: s.rank },
-      location: { country_name: s.country_name, country_code: s.country_code },
-      favicon: s.favicon,
-      name: s.name,
-      is_premium: s.is_premium,
-      is_verified: s.is_verified,
-    },
-    sentiment: { overall: neutral, title: neutral, body: neutral },
     summary: [{ sentence: `Summary of ${id}.`, sentiment: neutral }],
     readability: {
       flesch_kincaid_grade: 8,
@@ -139,16 +118,7 @@ export function article(id: number, over: Over = {}): Article {
       avg_words_per_sentence: 15,
       avg_syllables_per_word: 1.5,
     },
-    keywords: [],
-    links: [],
-    media: [],
-    shares: { total: 0, facebook: 0, twitter: 0, reddit: 0 },
     story: { id: id * 1000, uri: `story-${id}` },
-    is_duplicate: false,
-    is_free: true,
-    is_breaking: false,
-    is_clickbait: false,
-    events: [],
     read_time: 4,
     sentences_count: 10,
     paragraphs_count: 3,

@@ -3,7 +3,7 @@
  * test asserts (coverage counts, momentum, timelines) follows from the
  * articles below, independent of the generated fixtures.
  */
-import { indexArticles } from '../../src/mock/article-intake.js';
+import { blankArticle, indexArticles } from '../../src/mock/article-intake.js';
 import type {
   EngineResult,
   NewsEngine,
@@ -96,23 +96,18 @@ interface Spec {
 
 function article(spec: Spec): Article {
   const s = spec.src;
-  const published = new Date(NOW.getTime() - spec.daysAgo * DAY);
   const overall = {
     score: spec.polarity === 'positive' ? 0.5 : spec.polarity === 'negative' ? -0.5 : 0,
     polarity: spec.polarity,
   };
   return {
-    id: spec.id,
+    ...blankArticle(spec.id, new Date(NOW.getTime() - spec.daysAgo * DAY), s),
     href: `https://${s.domain}/a/${spec.id}`,
-    published_at: published.toISOString(),
     title: `Article ${spec.id} about ${spec.entities.map((e) => e.name).join(' and ') || 'nothing'}`,
     description: 'A description long enough to be cut in test mode. '.repeat(4),
     body: 'Body text. '.repeat(60),
     body_html: `<p>${'Body text. '.repeat(60)}</p>`,
-    language: s.language,
-    translations: { en: { title: null, description: null } },
     author: spec.author ?? { id: null, name: '' },
-    categories: [],
     topics: spec.topic
       ? [
           {
@@ -123,44 +118,9 @@ function article(spec: Spec): Article {
           },
         ]
       : [],
-    industries: [],
     entities: spec.entities,
-    locations_mentioned: [],
-    source: {
-      id: s.id,
-      domain: s.domain,
-      home_page_url: s.home_page_url,
-      type: s.type,
-      bias: s.bias,
-      rankings: { opr: s.rank },
-      location: { country_name: s.country_name, country_code: s.country_code },
-      favicon: s.favicon,
-      name: s.name,
-      is_premium: s.is_premium,
-      is_verified: s.is_verified,
-    },
     sentiment: { overall, title: overall, body: overall },
-    summary: [],
-    readability: {
-      flesch_kincaid_grade: 8,
-      flesch_reading_ease: 60,
-      automated_readability_index: 8,
-      difficulty_level: 'intermediate',
-      target_audience: 'general',
-      reading_age: 14,
-      avg_words_per_sentence: 15,
-      avg_syllables_per_word: 1.5,
-    },
-    keywords: [],
-    links: [],
-    media: [],
-    shares: { total: 0, facebook: 0, twitter: 0, reddit: 0 },
     story: { id: spec.id, uri: `story-${spec.id}` },
-    is_duplicate: false,
-    is_free: true,
-    is_breaking: false,
-    is_clickbait: false,
-    events: [],
     read_time: 2,
     sentences_count: 60,
     paragraphs_count: 1,
