@@ -76,6 +76,28 @@ describe('article feeds: path, method and body', () => {
       '/v1/news/local',
       { 'location.bbox': '51.28,51.69,-0.51,0.33' },
     ],
+    [
+      [
+        'local',
+        '--lat',
+        '48.85',
+        '--lng',
+        '2.35',
+        '--radius',
+        '25',
+        '--sort',
+        'relevance',
+        '--w-opr',
+        '2',
+      ],
+      '/v1/news/local',
+      { lat: 48.85, lng: 2.35, radius: 25, sort: 'relevance', 'w.opr': 2 },
+    ],
+    [
+      ['local', '--place', 'Paris', '--country', 'fr', '--insights', 'mood,hotspots'],
+      '/v1/news/local',
+      { place: 'Paris', country: 'fr', insights: 'mood,hotspots' },
+    ],
   ])('%s → POST %s', async (argv, path, body) => {
     const r = await runCli([...argv, ...api(), '--per-page', '2', '-f', 'json']);
     expect(r.stderr).toBe('');
@@ -106,6 +128,8 @@ describe('article feeds: path, method and body', () => {
 
   it.each([
     [['local'], /local needs a place/],
+    [['local', '--lat', '48'], /--lat needs --lng/],
+    [['local', '--lat', '48', '--lng', '2', '--ranking', 'nearest'], /--ranking must be one of/],
     [['story', 'abc'], /numeric id/],
     [['entity', '12x'], /numeric id/],
     [['story', '1', '--prompt', 'anything at all'], /unknown option '--prompt'/],

@@ -2,22 +2,6 @@ import type { EngineCore } from '../search/core.js';
 import { DAY_MS, startOfDay } from '../search/dates.js';
 import type { Doc } from '../search/types.js';
 
-/** The insight blocks of /v1/news/local (spec/openapi.json), each 1 extra point. */
-export const INSIGHTS = [
-  'mood',
-  'hotspots',
-  'events',
-  'entities',
-  'bias',
-  'sources',
-  'timeline',
-  'top_categories',
-  'top_topics',
-  'breaking',
-  'velocity',
-  'movers',
-] as const;
-
 const TOP = 10;
 const round = (n: number, digits = 3): number => Math.round(n * 10 ** digits) / 10 ** digits;
 const avg = (xs: readonly number[]): number | null =>

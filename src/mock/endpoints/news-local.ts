@@ -1,5 +1,5 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
-import type { ParamDef } from '../../params/types.js';
+import { INSIGHTS, LOCAL_PARAMS } from '../../params/local-params.js';
 import { MockHttpError } from '../error-envelope.js';
 import type { SuggestEntity } from '../fixtures/types.js';
 import { type EngineCore, prepareRequest } from '../search/core.js';
@@ -10,43 +10,7 @@ import { listOf, parseParams } from '../search/parse-request.js';
 import { meta, outputArticle, paging, searchPoints } from '../search/respond.js';
 import { select } from '../search/select.js';
 import type { Doc, DocPlace, EngineResult, Params, SearchContext } from '../search/types.js';
-import { INSIGHTS, insightBlocks } from './local-insights.js';
-
-const p = (
-  name: string,
-  type: ParamDef['type'],
-  help: string,
-  extra: Partial<ParamDef> = {},
-): ParamDef => ({
-  name,
-  group: 'Location',
-  type,
-  help,
-  ...extra,
-});
-
-/** The parameters of /v1/news/local beyond the search table (spec/openapi.json). */
-export const LOCAL_PARAMS: readonly ParamDef[] = [
-  p('lat', 'number', 'latitude of the centre', { min: -90, max: 90 }),
-  p('lng', 'number', 'longitude of the centre', { min: -180, max: 180 }),
-  p('place', 'string', 'place name to use as the centre', { maxLength: 120 }),
-  p('country', 'string', 'ISO 3166-1 alpha-2 code to disambiguate place', {
-    pattern: /^[a-z]{2}$/i,
-  }),
-  p('radius', 'number', 'radius in km', { min: 0, exclusiveMin: true, max: 20000, default: 50 }),
-  p('sort', 'string', 'order of results', {
-    enum: ['distance', 'published_at', 'relevance'],
-    default: 'distance',
-  }),
-  p('ranking', 'string', 'relevance preset', {
-    enum: ['balanced', 'proximity', 'authority', 'fresh'],
-  }),
-  p('w.distance', 'number', 'relevance weight of proximity', { min: 0 }),
-  p('w.opr', 'number', 'relevance weight of authority', { min: 0 }),
-  p('w.recency', 'number', 'relevance weight of recency', { min: 0 }),
-  p('w.important', 'number', 'relevance weight of breaking news', { min: 0 }),
-  p('insights', 'string', 'local insight blocks', { list: INSIGHTS.length }),
-];
+import { insightBlocks } from './local-insights.js';
 
 type Weights = { distance: number; opr: number; recency: number; important: number };
 
