@@ -1,16 +1,8 @@
 // Seeded, random-access generator of realistic articles (~4 KB body, ~11 KB
 // of JSON each) for the export benchmark. Same seed, same articles.
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The mock's seeded PRNG (mulberry32), from the build: the benchmark runs after `npm run build`.
+import { seededRandom as rng } from '../dist/mock/faults.js';
 
 const WORDS = (
   'the market said officials report growth energy policy city council data analysis ' +

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { RecordingServer } from '../helpers/recording-server.js';
+import { apiFlags, useRecordingServer } from '../helpers/recording-server.js';
 import { PROFILE, person } from './profile-fixture.js';
 
-const KEY = 'api_live_secret_key_1234';
-let server: RecordingServer;
-const api = () => ['--base-url', server.url, '--api-key', KEY, '--retries', '0'];
+const server = useRecordingServer();
+const api = () => apiFlags(server);
 
-beforeAll(async () => {
-  server = await new RecordingServer().start();
-});
-afterAll(() => server.stop());
 beforeEach(() => {
-  server.requests.length = 0;
   server.respondWith((req) => {
     const url = new URL(req.url, 'http://x');
     if (/^\/v1\/(people|companies|journalists)\/\d+$/.test(url.pathname)) {

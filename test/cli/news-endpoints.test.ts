@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { RecordingServer } from '../helpers/recording-server.js';
+import { apiFlags, useRecordingServer } from '../helpers/recording-server.js';
 
-const KEY = 'api_live_secret_key_1234';
-let server: RecordingServer;
-const api = () => ['--base-url', server.url, '--api-key', KEY, '--retries', '0'];
+const server = useRecordingServer();
+const api = () => apiFlags(server);
 const article = (id: number) => ({
   id,
   title: `Article ${id}`,
@@ -34,12 +33,7 @@ const TRENDS = {
 };
 
 let mode = 'live';
-beforeAll(async () => {
-  server = await new RecordingServer().start();
-});
-afterAll(() => server.stop());
 beforeEach(() => {
-  server.requests.length = 0;
   mode = 'live';
   server.respondWith((req) => {
     const headers = { 'x-service-mode': mode };

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { RecordingServer } from '../helpers/recording-server.js';
+import { TEST_KEY, apiFlags, useRecordingServer } from '../helpers/recording-server.js';
 
-const KEY = 'api_live_secret_key_1234';
-let server: RecordingServer;
-const api = () => ['--base-url', server.url, '--api-key', KEY, '--retries', '0'];
+const KEY = TEST_KEY;
+const server = useRecordingServer();
+const api = () => apiFlags(server);
 
 const article = (id: number) => ({
   id,
@@ -29,12 +29,7 @@ function pagedResponder() {
   });
 }
 
-beforeAll(async () => {
-  server = await new RecordingServer().start();
-});
-afterAll(() => server.stop());
 beforeEach(() => {
-  server.requests.length = 0;
   pagedResponder();
 });
 

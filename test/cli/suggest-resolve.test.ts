@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { RecordingServer } from '../helpers/recording-server.js';
+import { apiFlags, useRecordingServer } from '../helpers/recording-server.js';
 
-const KEY = 'api_live_secret_key_1234';
-let server: RecordingServer;
-const api = () => ['--base-url', server.url, '--api-key', KEY, '--retries', '0'];
+const server = useRecordingServer();
+const api = () => apiFlags(server);
 
 const ENTITIES = [
   {
@@ -29,12 +28,7 @@ const ENTITIES = [
 
 const paths = () => server.requests.map((r) => new URL(r.url, 'http://x').pathname);
 
-beforeAll(async () => {
-  server = await new RecordingServer().start();
-});
-afterAll(() => server.stop());
 beforeEach(() => {
-  server.requests.length = 0;
   server.respondWith((req) => {
     const url = new URL(req.url, 'http://x');
     if (url.pathname.startsWith('/v1/suggest/')) {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -61,3 +62,30 @@ export class RecordingServer {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 }
+
+/** The key the CLI tests send; never expected in any output. */
+export const TEST_KEY = 'api_live_secret_key_1234';
+
+/**
+ * One recording server for a test file: started before its tests, stopped
+ * after, its request log emptied before each test.
+ */
+export function useRecordingServer(): RecordingServer {
+  const server = new RecordingServer();
+  beforeAll(() => server.start());
+  afterAll(() => server.stop());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+  return server;
+}
+
+/** The global flags that aim the CLI at a recording server, without retries. */
+export const apiFlags = (server: RecordingServer): string[] => [
+  '--base-url',
+  server.url,
+  '--api-key',
+  TEST_KEY,
+  '--retries',
+  '0',
+];

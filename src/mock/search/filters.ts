@@ -7,7 +7,7 @@ import { anyOf, type Bound, bound, compareNumber, nameMatches } from './matchers
 import { listOf, type Value } from './parse-request.js';
 import {
   compilePattern,
-  hasPhraseIds,
+  hasPhraseIn,
   matchesTitleTerms,
   parseTitleTerms,
   tokenize,
@@ -64,7 +64,7 @@ function titleTerms(value: Value, env: FilterEnv): DocFilter | undefined {
     if (ix < 0) return slow(doc, ix);
     const from = offsets[ix] as number;
     const to = offsets[ix + 1] as number;
-    for (const p of phrases) if (!hasPhraseIds(ids, from, to, p.words, p.slop)) return false;
+    for (const p of phrases) if (!hasPhraseIn(ids, from, to, p.words, p.slop)) return false;
     return true;
   };
 }

@@ -3,7 +3,7 @@ import { dayRange, rangeEnd, rangeStart } from './dates.js';
 import { FIELDS, type FieldAccessor } from './fields.js';
 import { authorNameFilter, type FilterEnv, handlerFor } from './filters.js';
 import { anyOf, type Bound, compareNumber, nameMatches } from './matchers.js';
-import { hasPhrase, hasPhraseIds, tokenize } from './text.js';
+import { hasPhrase, hasPhraseIn, tokenize } from './text.js';
 import type { Doc, DocEntity, DocFilter } from './types.js';
 
 /** What the query language calls a predicate: one argument, the article. */
@@ -70,7 +70,7 @@ function titleWords(c: Comparison, env: FilterEnv): DocTest {
     if (doc.ix < 0) return slow(doc);
     const from = offsets[doc.ix] as number;
     const to = offsets[doc.ix + 1] as number;
-    for (const p of parts) if (!hasPhraseIds(ids, from, to, p, slop ?? 0)) return false;
+    for (const p of parts) if (!hasPhraseIn(ids, from, to, p, slop ?? 0)) return false;
     return true;
   };
 }

@@ -11,25 +11,29 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Whether `words` occur in `tokens` in order, with at most `slop` other words
- * in between in total (Lucene's proximity for ordered phrases; 0 = exact phrase).
+ * Whether `words` occur in `tokens[from..to)` in order, with at most `slop`
+ * other words in between in total (Lucene's proximity for ordered phrases;
+ * 0 = exact phrase). Generic so the index's integer title column (faster to
+ * compare, together in memory) and plain string tokens share one rule.
  */
-export function hasPhrase(
-  tokens: readonly string[],
-  words: readonly string[],
+export function hasPhraseIn<T>(
+  tokens: ArrayLike<T>,
+  from: number,
+  to: number,
+  words: readonly T[],
   slop: number,
 ): boolean {
   const first = words[0];
   if (first === undefined) return true;
-  for (let i = 0; i < tokens.length; i++) {
+  for (let i = from; i < to; i++) {
     if (tokens[i] !== first) continue;
     let pos = i;
     let gaps = 0;
     let ok = true;
     for (let w = 1; w < words.length; w++) {
       let next = pos + 1;
-      while (next < tokens.length && tokens[next] !== words[w]) next++;
-      if (next >= tokens.length) {
+      while (next < to && tokens[next] !== words[w]) next++;
+      if (next >= to) {
         ok = false;
         break;
       }
@@ -45,41 +49,13 @@ export function hasPhrase(
   return false;
 }
 
-/**
- * hasPhrase over word ids in `ids[from..to)`: the same rule, on the index's
- * title column (integers compare faster than strings, and sit together in memory).
- */
-export function hasPhraseIds(
-  ids: Int32Array,
-  from: number,
-  to: number,
-  words: readonly number[],
+/** hasPhraseIn over a whole token list. */
+export function hasPhrase(
+  tokens: readonly string[],
+  words: readonly string[],
   slop: number,
 ): boolean {
-  const first = words[0];
-  if (first === undefined) return true;
-  for (let i = from; i < to; i++) {
-    if (ids[i] !== first) continue;
-    let pos = i;
-    let gaps = 0;
-    let ok = true;
-    for (let w = 1; w < words.length; w++) {
-      let next = pos + 1;
-      while (next < to && ids[next] !== words[w]) next++;
-      if (next >= to) {
-        ok = false;
-        break;
-      }
-      gaps += next - pos - 1;
-      if (gaps > slop) {
-        ok = false;
-        break;
-      }
-      pos = next;
-    }
-    if (ok) return true;
-  }
-  return false;
+  return hasPhraseIn(tokens, 0, tokens.length, words, slop);
 }
 
 /** One part of a `title` value: a bare word, or a quoted phrase with its proximity. */
