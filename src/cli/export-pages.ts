@@ -1,4 +1,5 @@
-import type { ApiRecord, RecordKind } from '../output/types.js';
+import type { PageSource } from '../output/format-writer.js';
+import type { RecordKind } from '../output/types.js';
 import { chooseFormat } from './list-runner.js';
 import type { Runtime } from './runtime.js';
 
@@ -8,7 +9,7 @@ import type { Runtime } from './runtime.js';
  */
 export async function exportPages(
   runtime: Runtime,
-  pages: AsyncIterable<readonly ApiRecord[]>,
+  pages: PageSource,
   kind: RecordKind,
   title: string,
 ): Promise<void> {

@@ -8,7 +8,8 @@ import { InterruptedError, UsageError } from '../api/errors.js';
 import { AtomicFileSink } from './atomic-file-sink.js';
 import type { Column } from './columns.js';
 import { fixedColumns, inferColumns, selectColumns } from './columns.js';
-import type { FormatWriter, WriterContext } from './format-writer.js';
+import { isEncoded } from './format-writer.js';
+import type { FormatWriter, Page, PageSource, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isFormatName } from './formats.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
@@ -51,7 +52,7 @@ export async function createWriter(format: FormatName, ctx: WriterContext): Prom
       return (await import('./formats/json.js')).createJsonWriter(ctx);
     case 'jsonl':
     case 'ndjson':
-      return (await import('./formats/json.js')).createJsonLinesWriter(ctx);
+      return (await import('./formats/json.js')).createJsonLinesWriter(ctx, format);
     case 'csv':
       return (await import('./formats/csv.js')).createCsvWriter(ctx);
     case 'tsv':
@@ -96,12 +97,27 @@ export function resolveColumns(
   return { columns: selectColumns(available, fields), projected: true };
 }
 
+function pageRecords(page: Page): number {
+  return isEncoded(page) ? page.records : page.length;
+}
+
+function writePage(writer: FormatWriter, page: Page): Promise<void> {
+  if (!isEncoded(page)) return writer.writePage(page);
+  if (writer.writeEncoded === undefined) throw new Error('this format takes no encoded pages');
+  return writer.writeEncoded(page);
+}
+
 function interrupted(): InterruptedError {
   return new InterruptedError('interrupted: the export was cancelled and no output file was left');
 }
 
+/**
+ * Writes every page of `pages`. Record pages come first; a source that can
+ * have pages encoded elsewhere (convert's workers) is told the writer's
+ * encoder spec once the writer exists, and may then yield encoded pages.
+ */
 export async function exportRecords(
-  pages: AsyncIterable<readonly ApiRecord[]>,
+  pages: PageSource,
   options: ExportOptions,
 ): Promise<ExportResult> {
   const { format, signal } = options;
@@ -146,8 +162,11 @@ export async function exportRecords(
   let records = 0;
   try {
     let current = await race(iterator.next());
-    while (!current.done && current.value.length === 0) current = await race(iterator.next());
-    const sample = current.done ? [] : current.value;
+    while (!current.done && pageRecords(current.value) === 0) current = await race(iterator.next());
+    if (!current.done && isEncoded(current.value)) {
+      throw new Error('exportRecords: an encoded page came before the writer asked for one');
+    }
+    const sample = current.done ? [] : (current.value as readonly ApiRecord[]);
     const { columns, projected } = resolveColumns(options.kind, sample, options.fields);
 
     sink = toStdout ? new StdoutSink(options.stdout) : await AtomicFileSink.open(options.output!);
@@ -163,9 +182,10 @@ export async function exportRecords(
       warn: options.warn,
     };
     const writer = await race(createWriter(format, ctx));
+    pages.encodeWith?.(writer.encoder);
     while (!current.done) {
-      await race(writer.writePage(current.value));
-      records += current.value.length;
+      await race(writePage(writer, current.value));
+      records += pageRecords(current.value);
       if (sink.broken) break;
       current = await race(iterator.next());
     }

@@ -1,7 +1,7 @@
 /** The contract between the export driver (export.ts) and one format module. */
 import type { Column } from './columns.js';
 import type { Sink } from './sink.js';
-import type { ApiRecord, RecordKind } from './types.js';
+import type { ApiRecord, FormatName, RecordKind } from './types.js';
 
 export interface WriterContext {
   readonly sink: Sink;
@@ -17,9 +17,48 @@ export interface WriterContext {
   readonly warn: (message: string) => void;
 }
 
+/**
+ * What it takes to encode records exactly as a writer does, as plain data:
+ * `news convert` sends it to its worker threads (parallel/), which encode
+ * pages that the writer then only copies to the sink.
+ */
+export interface EncoderSpec {
+  readonly format: FormatName;
+  readonly columns: readonly Column[];
+  readonly projected: boolean;
+  readonly kind: RecordKind;
+  readonly sanitize: boolean;
+}
+
+/** Records encoded elsewhere (a worker thread), ready for the writer that gave the spec. */
+export interface EncodedPage {
+  readonly records: number;
+  /** The page's bytes; for Parquet one row group, offsets counted from its first byte. */
+  readonly bytes: Uint8Array;
+  /** Parquet: the row group's metadata (RowGroup and PageIndexes), and values that did not fit. */
+  readonly parquet?: import('./formats/parquet.js').RowGroupMeta;
+}
+
+/** A page in the export pipeline: records, or records already encoded. */
+export type Page = readonly ApiRecord[] | EncodedPage;
+
+export function isEncoded(page: Page): page is EncodedPage {
+  return !Array.isArray(page);
+}
+
 export interface FormatWriter {
   /** Writes one page; resolves when the sink can take more. */
   writePage(records: readonly ApiRecord[]): Promise<void>;
   /** Writes the trailer (closing bracket, zip directory, Parquet footer). */
   finish(): Promise<void>;
+  /** Set when pages may also be encoded off the main thread, by this spec. */
+  readonly encoder?: EncoderSpec;
+  /** Writes a page encoded by `encoder`'s spec. */
+  writeEncoded?(page: EncodedPage): Promise<void>;
+}
+
+/** A page source that can take encoded pages once it knows how the writer encodes. */
+export interface PageSource extends AsyncIterable<Page> {
+  /** Called once the writer exists (undefined: the format encodes on the main thread only). */
+  encodeWith?(spec: EncoderSpec | undefined): void;
 }

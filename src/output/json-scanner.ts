@@ -1,10 +1,10 @@
 /**
- * The general JSON record scanner behind `readRecords`: finds where each
+ * The general JSON record scanner behind convert's reader: finds where each
  * record starts and ends (depth, strings, escapes) in a JSON array, a saved
  * envelope (`{"results": [...]}`) or any whitespace-separated sequence of JSON
  * objects, and parses only that record's text, so memory holds one page,
- * never the file. It works character by character; the line reader in
- * read-records.ts hands it the input only when the input is not one record
+ * never the file. It works character by character; the line reader
+ * (line-reader.ts) hands it the input only when the input is not one record
  * per line.
  */
 import { UsageError } from '../api/errors.js';

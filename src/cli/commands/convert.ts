@@ -1,26 +1,50 @@
 import { createReadStream } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { UsageError } from '../../api/errors.js';
+import type { PageSource } from '../../output/format-writer.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
 import { exportPages } from '../export-pages.js';
 
 const KINDS: readonly RecordKind[] = ['article', 'person', 'company', 'journalist', 'generic'];
+const MAX_JOBS = 16;
 
 /** Articles have a title and a publication date; anything else gets generic columns. */
 function guessKind(first: ApiRecord | undefined): RecordKind {
   return first && 'title' in first && 'published_at' in first ? 'article' : 'generic';
 }
 
+/** One worker per core, at most 4: beyond that the main thread's writing is the limit. */
+function defaultJobs(): number {
+  return Math.min(availableParallelism(), 4);
+}
+
+function parseJobs(value: unknown): number {
+  if (value === undefined) return defaultJobs();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_JOBS) {
+    throw new UsageError(
+      `--jobs must be a whole number from 1 to ${MAX_JOBS} (got "${String(value)}")`,
+    );
+  }
+  return n;
+}
+
 export const convert: CommandSpec = {
   name: 'convert',
   summary: 'turn saved JSON or JSONL records into any format, offline',
   description:
-    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would.',
+    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way.',
   args: [{ name: 'file', description: 'input file, or - for stdin', required: false }],
   options: [
     {
       flags: '--kind <kind>',
       description: `record kind for default columns: ${KINDS.join('|')} (default: guessed)`,
+    },
+    {
+      flags: '--jobs <n>',
+      description:
+        'worker threads for parsing and encoding; 1 = none (default: one per core, at most 4)',
     },
   ],
   examples: [
@@ -35,11 +59,12 @@ export const convert: CommandSpec = {
         `--kind must be one of ${KINDS.join(', ')} (got "${String(kindOption)}")`,
       );
     }
-    const source = file === undefined || file === '-' ? runtime.io.stdin : createReadStream(file);
+    const jobs = parseJobs(input.options['jobs']);
+    const stream = file === undefined || file === '-' ? runtime.io.stdin : createReadStream(file);
     const opened = new Promise<void>((resolve, reject) => {
-      if (source === runtime.io.stdin) return resolve();
-      source.once('open', () => resolve());
-      source.once('error', (error: NodeJS.ErrnoException) =>
+      if (stream === runtime.io.stdin) return resolve();
+      stream.once('open', () => resolve());
+      stream.once('error', (error: NodeJS.ErrnoException) =>
         reject(
           new UsageError(
             `cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
@@ -48,19 +73,23 @@ export const convert: CommandSpec = {
       );
     });
     await opened;
-    const { readRecords } = await import('../../output/index.js');
-    const pages = readRecords(source)[Symbol.asyncIterator]();
-    const first = await pages.next();
-    const kind =
-      (kindOption as RecordKind | undefined) ?? guessKind(first.done ? undefined : first.value[0]);
-    async function* all(): AsyncGenerator<ApiRecord[]> {
-      if (!first.done) yield first.value;
-      for (;;) {
-        const next = await pages.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    }
-    await exportPages(runtime, all(), kind, `news convert ${file ?? '-'}`);
+    const { RecordSource } = await import('../../output/index.js');
+    const source = new RecordSource(stream as AsyncIterable<Uint8Array | string>, {
+      jobs,
+      debug: (m) => runtime.report.debug(m),
+    });
+    const iterator = source[Symbol.asyncIterator]();
+    // The first page is read here, on the main thread, to guess the kind.
+    const first = await iterator.next();
+    const firstPage = first.done ? undefined : (first.value as readonly ApiRecord[]);
+    const kind = (kindOption as RecordKind | undefined) ?? guessKind(firstPage?.[0]);
+    const pages: PageSource = {
+      encodeWith: (spec) => source.encodeWith(spec),
+      async *[Symbol.asyncIterator]() {
+        if (firstPage !== undefined) yield firstPage;
+        yield* { [Symbol.asyncIterator]: () => iterator };
+      },
+    };
+    await exportPages(runtime, pages, kind, `news convert ${file ?? '-'}`);
   },
 };

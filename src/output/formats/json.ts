@@ -1,46 +1,51 @@
 /**
  * `json`: one JSON array over all pages, one record per line, so the whole
  * result never sits in memory (and `news convert` reads it back line by
- * line). `jsonl`/`ndjson`: one record per line. Each record's text goes to
- * the sink as it is, which encodes it into its batch and waits for 'drain'
- * only when the destination is full.
+ * line). `jsonl`/`ndjson`: one record per line.
  */
-import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { projectRecord } from '../flatten.js';
+import type { PageEncoder } from '../text-writer.js';
+import { encoderSpec, textWriter } from '../text-writer.js';
 import type { ApiRecord } from '../types.js';
 
-function shaper(ctx: WriterContext): (r: ApiRecord) => ApiRecord {
-  return ctx.projected ? (r) => projectRecord(r, ctx.columns) : (r) => r;
+function shaper(spec: EncoderSpec): (r: ApiRecord) => ApiRecord {
+  return spec.projected ? (r) => projectRecord(r, spec.columns) : (r) => r;
 }
 
-export function createJsonWriter(ctx: WriterContext): FormatWriter {
-  const shape = shaper(ctx);
-  let first = true;
-  return {
-    async writePage(records) {
-      const sink = ctx.sink;
-      for (const record of records) {
-        await sink.write(first ? '[\n' : ',\n');
-        first = false;
-        await sink.write(JSON.stringify(shape(record)));
-      }
-    },
-    async finish() {
-      await ctx.sink.write(first ? '[]\n' : '\n]\n');
-    },
+/** Each record as `,\n{…}`: the writer leaves out the first comma. */
+export function jsonEncoder(spec: EncoderSpec): PageEncoder {
+  const shape = shaper(spec);
+  return (records) => {
+    let text = '';
+    for (const record of records) text += ',\n' + JSON.stringify(shape(record));
+    return text;
   };
 }
 
-export function createJsonLinesWriter(ctx: WriterContext): FormatWriter {
-  const shape = shaper(ctx);
-  return {
-    async writePage(records) {
-      const sink = ctx.sink;
-      for (const record of records) {
-        await sink.write(JSON.stringify(shape(record)));
-        await sink.write('\n');
-      }
-    },
-    async finish() {},
+export function jsonLinesEncoder(spec: EncoderSpec): PageEncoder {
+  const shape = shaper(spec);
+  return (records) => {
+    let text = '';
+    for (const record of records) text += JSON.stringify(shape(record)) + '\n';
+    return text;
   };
+}
+
+export function createJsonWriter(ctx: WriterContext): Promise<FormatWriter> {
+  return textWriter(ctx, 'json', jsonEncoder(encoderSpec(ctx, 'json')), {
+    header: '[',
+    footer: (wrote) => (wrote ? '\n]\n' : ']\n'),
+    separatorLength: 1,
+  });
+}
+
+export function createJsonLinesWriter(
+  ctx: WriterContext,
+  format: 'jsonl' | 'ndjson',
+): Promise<FormatWriter> {
+  return textWriter(ctx, format, jsonLinesEncoder(encoderSpec(ctx, format)), {
+    header: '',
+    footer: () => '',
+  });
 }

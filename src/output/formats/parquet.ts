@@ -1,18 +1,25 @@
 /**
- * Parquet through hyparquet-writer's ParquetWriter (pure JS; chosen by
- * measurement, see docs/PARQUET.md). Rows are collected as column arrays —
- * the records themselves are dropped page by page — and written as one row
- * group every ROW_GROUP_ROWS rows, so memory holds one row group at most.
+ * Parquet through hyparquet-writer (pure JS; chosen by measurement, see
+ * docs/PARQUET.md). Rows are collected as column arrays — the records
+ * themselves are dropped page by page — and encoded as one row group every
+ * ROW_GROUP_ROWS rows, so memory holds one row group at most. A row group is
+ * encoded on its own (RowGroupEncoder: bytes plus metadata with offsets from
+ * its first byte), then placed in the file by the writer, which shifts the
+ * offsets: so `news convert`'s worker threads can encode row groups in
+ * parallel (parallel/), and the writer writes them in order.
  *
  * Column names are the dotted names with `.` replaced by `_`
  * (`sentiment_overall_score`): Spark and other engines read a dot as struct
  * access. The dotted names are kept in the file's key-value metadata.
  */
+import type { ParquetWriter } from 'hyparquet-writer';
 import type { Column, ColumnType } from '../columns.js';
-import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { cellReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
+import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
+import { encoderSpec } from '../text-writer.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -102,12 +109,15 @@ function converter(type: ColumnType, misfit: () => void): (c: Cell) => Value {
   }
 }
 
+/** A hyparquet Writer over the sink; `passBytes` hands encoded bytes on without copying them. */
+type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Array): void };
+
 /**
  * A hyparquet Writer that hands its bytes to the sink: `ensure` moves full
  * 1 MB chunks aside, `flush` (called after each row group) writes them and
  * waits for the sink, which is how backpressure reaches the encoder.
  */
-async function sinkWriter(sink: Sink): Promise<import('hyparquet-writer').Writer> {
+async function sinkWriter(sink: Sink): Promise<SinkWriter> {
   const { ByteWriter } = await import('hyparquet-writer');
   const CHUNK = 1024 * 1024;
   const pending: Uint8Array[] = [];
@@ -126,54 +136,204 @@ async function sinkWriter(sink: Sink): Promise<import('hyparquet-writer').Writer
     park();
     while (pending.length > 0) await sink.write(pending.shift()!);
   };
-  return Object.assign(writer, { flush: drain, finish: drain });
+  const passBytes = (bytes: Uint8Array): void => {
+    park();
+    pending.push(bytes);
+    writer.offset += bytes.length;
+  };
+  return Object.assign(writer, { flush: drain, finish: drain, passBytes });
+}
+
+function schemaOf(columns: readonly Column[]): SchemaElement[] {
+  const names = parquetNames(columns);
+  return [
+    { name: 'root', num_children: columns.length },
+    ...columns.map((c, i) => element(names[i]!, c.type)),
+  ];
+}
+
+type RowGroup = ParquetWriter['row_groups'][number];
+type PageIndexes = ParquetWriter['pendingIndexes'][number];
+
+/** A row group's metadata, its offsets counted from the group's first byte. */
+export interface RowGroupMeta {
+  readonly rowGroup: RowGroup;
+  /** The column chunks' page indexes; each `chunk` is the same object as in `rowGroup.columns`. */
+  readonly indexes: PageIndexes[];
+  /** Values that did not fit their column's type, written as null. */
+  readonly misfits: number;
+}
+
+const PAR1_LENGTH = 4;
+
+/**
+ * Min/max statistics (for row-group pruning) on typed columns only. Text
+ * columns go without: their bounds, cut to 16 bytes, prune next to nothing,
+ * and at 100,000 articles their metadata (held until the footer, then turned
+ * into the footer's thrift objects all at once) cost ~50 MB at the peak.
+ */
+const HAS_STATISTICS: Record<ColumnType, boolean> = {
+  int: true,
+  float: true,
+  bool: true,
+  timestamp: true,
+  string: false,
+  json: false,
+};
+
+/** Adds `by` to every file offset of a row group's metadata. */
+function shiftOffsets(meta: RowGroupMeta, by: number): void {
+  const delta = BigInt(by);
+  for (const chunk of meta.rowGroup.columns) {
+    chunk.file_offset += delta;
+    const m = chunk.meta_data;
+    if (m === undefined) continue;
+    m.data_page_offset += delta;
+    if (m.dictionary_page_offset !== undefined) m.dictionary_page_offset += delta;
+  }
+  for (const { offsetIndex } of meta.indexes) {
+    for (const page of offsetIndex?.page_locations ?? []) page.offset += delta;
+  }
+}
+
+/**
+ * Collects rows and encodes them as one row group. Used by the writer and, in
+ * the same way, by convert's workers.
+ */
+export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
+  add(record: ApiRecord): void;
+  readonly rows: number;
+  /** The buffered rows as one row group; undefined when there are none. */
+  flush(): EncodedPage | undefined;
+}> {
+  const { ByteWriter, ParquetWriter } = await import('hyparquet-writer');
+  const columns = spec.columns;
+  const schema = schemaOf(columns);
+  const names = schema.slice(1).map((e) => e.name);
+  let misfits = 0;
+  const convert = columns.map((c) => converter(c.type, () => void misfits++));
+  const cells = columns.map(cellReader);
+  let data: Value[][] = columns.map(() => []);
+  let rows = 0;
+  // One buffer for every group: growing a fresh one by doubling left ~15 MB
+  // of garbage ArrayBuffers per group, which the GC reclaims late.
+  const scratch = new ByteWriter(2 * 1024 * 1024);
+
+  return {
+    add(record) {
+      for (let i = 0; i < columns.length; i++) data[i]!.push(convert[i]!(cells[i]!(record)));
+      rows++;
+    },
+    get rows() {
+      return rows;
+    },
+    flush() {
+      if (rows === 0) return undefined;
+      const columnData = columns.map((c, i) => ({
+        name: names[i]!,
+        data: data[i]!,
+        statistics: HAS_STATISTICS[c.type],
+      }));
+      scratch.index = 0;
+      scratch.offset = 0;
+      const pw = new ParquetWriter({ writer: scratch, schema, codec: 'SNAPPY' });
+      void pw.write({ columnData, rowGroupSize: rows }); // synchronous: ByteWriter has no flush
+      const rowGroup = pw.row_groups[0]!;
+      const meta = { rowGroup, indexes: pw.pendingIndexes, misfits };
+      shiftOffsets(meta, -PAR1_LENGTH);
+      const page = {
+        records: rows,
+        bytes: new Uint8Array(scratch.buffer.slice(PAR1_LENGTH, scratch.offset)),
+        parquet: meta,
+      };
+      data = columns.map(() => []);
+      rows = 0;
+      misfits = 0;
+      return page;
+    },
+  };
+}
+
+/**
+ * Places encoded row groups at the writer's current offset. Their metadata
+ * stays in memory until the footer: the per-column arrays that are the same
+ * in every group (path, encodings, encoding stats) are shared, and page
+ * indexes are kept only where there is one (a chunk of more than one page).
+ */
+function rowGroupAppender(pw: ParquetWriter, writer: SinkWriter): (page: EncodedPage) => void {
+  const shared = new Map<string, unknown>();
+  const intern = <T>(value: T): T => {
+    const key = JSON.stringify(value);
+    const known = shared.get(key);
+    if (known !== undefined) return known as T;
+    shared.set(key, value);
+    return value;
+  };
+  return (page) => {
+    const meta = page.parquet;
+    if (meta === undefined) throw new Error('parquet: a page without row group metadata');
+    shiftOffsets(meta, writer.offset);
+    writer.passBytes(page.bytes);
+    for (const chunk of meta.rowGroup.columns) {
+      const m = chunk.meta_data;
+      if (m === undefined) continue;
+      m.path_in_schema = intern(m.path_in_schema);
+      m.encodings = intern(m.encodings);
+      if (m.encoding_stats !== undefined) m.encoding_stats = intern(m.encoding_stats);
+    }
+    pw.row_groups.push(meta.rowGroup);
+    for (const index of meta.indexes) {
+      if (index.offsetIndex !== undefined || index.columnIndex !== undefined) {
+        pw.pendingIndexes.push(index);
+      }
+    }
+    pw.num_rows += meta.rowGroup.num_rows;
+  };
 }
 
 export async function createParquetWriter(ctx: WriterContext): Promise<FormatWriter> {
   const { ParquetWriter } = await import('hyparquet-writer');
-  const columns = ctx.columns;
-  const names = parquetNames(columns);
-  const schema: SchemaElement[] = [
-    { name: 'root', num_children: columns.length },
-    ...columns.map((c, i) => element(names[i]!, c.type)),
-  ];
-  const writer = new ParquetWriter({
-    writer: await sinkWriter(ctx.sink),
-    schema,
+  const spec = encoderSpec(ctx, 'parquet');
+  const names = parquetNames(ctx.columns);
+  const writer = await sinkWriter(ctx.sink);
+  const file = new ParquetWriter({
+    writer,
+    schema: schemaOf(ctx.columns),
     codec: 'SNAPPY',
     createdBy: 'news CLI (hyparquet-writer)',
     kvMetadata: [
       {
         key: 'news.columns',
-        value: JSON.stringify(columns.map((c, i) => ({ name: names[i], path: c.name }))),
+        value: JSON.stringify(ctx.columns.map((c, i) => ({ name: names[i], path: c.name }))),
       },
     ],
   });
+  const encoder = await rowGroupEncoder(spec);
+  const appendRowGroup = rowGroupAppender(file, writer);
   let misfits = 0;
-  const convert = columns.map((c) => converter(c.type, () => void misfits++));
-  const cells = columns.map(cellReader);
-  let data: Value[][] = columns.map(() => []);
-  let buffered = 0;
-
-  const writeGroup = async (): Promise<void> => {
-    if (buffered === 0) return;
-    const columnData = columns.map((_, i) => ({ name: names[i]!, data: data[i]! }));
-    data = columns.map(() => []);
-    const rows = buffered;
-    buffered = 0;
-    await writer.write({ columnData, rowGroupSize: rows });
+  const append = async (page: EncodedPage | undefined): Promise<void> => {
+    if (page === undefined) return;
+    misfits += page.parquet?.misfits ?? 0;
+    appendRowGroup(page);
+    await writer.flush?.();
   };
 
   return {
+    encoder: spec,
     async writePage(records) {
       for (const r of records) {
-        for (let i = 0; i < columns.length; i++) data[i]!.push(convert[i]!(cells[i]!(r)));
-        if (++buffered >= ROW_GROUP_ROWS) await writeGroup();
+        encoder.add(r);
+        if (encoder.rows >= ROW_GROUP_ROWS) await append(encoder.flush());
       }
     },
+    async writeEncoded(page) {
+      if (page.records === 0) return;
+      await append(encoder.flush());
+      await append(page);
+    },
     async finish() {
-      await writeGroup();
-      await writer.finish();
+      await append(encoder.flush());
+      await file.finish();
       if (misfits > 0) {
         ctx.warn(
           `parquet: ${misfits} value${misfits === 1 ? '' : 's'} did not fit the column type and were written as null`,

@@ -4,6 +4,8 @@
  * streamed. The item shape is fixed by RSS, so `--fields` does not change it.
  */
 import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { PageEncoder } from '../text-writer.js';
+import { textWriter } from '../text-writer.js';
 import type { ApiRecord } from '../types.js';
 import { stripXmlIllegal, truncateWithMarker } from '../text.js';
 
@@ -70,7 +72,7 @@ function escapeText(s: string): string {
   return stripXmlIllegal(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter> {
+export async function rssEncoder(): Promise<PageEncoder> {
   const { XMLBuilder } = await import('fast-xml-parser');
   const builder = new XMLBuilder({
     ignoreAttributes: false,
@@ -78,22 +80,22 @@ export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter>
     format: true,
     indentBy: '  ',
   });
+  return (records) => {
+    let page = '';
+    for (const r of records) page += builder.build({ item: rssItem(r) });
+    return page;
+  };
+}
+
+export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter> {
   const title = escapeText(ctx.title ?? 'news export');
   const link = escapeText(ctx.link ?? 'https://apitube.io/');
-  await ctx.sink.write(
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  return textWriter(ctx, 'rss', await rssEncoder(), {
+    header:
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
       '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>\n' +
       `<title>${title}</title>\n<link>${link}</link>\n<description>${title}</description>\n` +
       '<generator>news CLI</generator>\n',
-  );
-  return {
-    async writePage(records) {
-      let chunk = '';
-      for (const r of records) chunk += builder.build({ item: rssItem(r) });
-      await ctx.sink.write(chunk);
-    },
-    async finish() {
-      await ctx.sink.write('</channel>\n</rss>\n');
-    },
-  };
+    footer: () => '</channel>\n</rss>\n',
+  });
 }

@@ -4,9 +4,11 @@
  * convention of PostgreSQL COPY and `mysql --batch`), so every line is one
  * record and a reader splits on tabs only.
  */
-import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { rowReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
+import type { PageEncoder } from '../text-writer.js';
+import { encoderSpec, textWriter } from '../text-writer.js';
 import { neutraliseFormula } from '../text.js';
 
 const SPECIAL = /[\t\n\r\\]/g;
@@ -17,31 +19,28 @@ export function escapeTsv(s: string): string {
   return HAS_SPECIAL.test(s) ? s.replace(SPECIAL, (ch) => ESCAPES[ch]!) : s;
 }
 
-export function createTsvWriter(ctx: WriterContext): FormatWriter {
-  const row = rowReader(ctx.columns);
+export function tsvEncoder(spec: EncoderSpec): PageEncoder {
+  const row = rowReader(spec.columns);
   const text = (c: Cell): string => {
     if (c === null) return '';
     if (typeof c !== 'string') return String(c);
-    return escapeTsv(ctx.sanitize ? neutraliseFormula(c) : c);
+    return escapeTsv(spec.sanitize ? neutraliseFormula(c) : c);
   };
-  let headerDone = false;
-  const header = async (): Promise<void> => {
-    if (headerDone) return;
-    headerDone = true;
-    await ctx.sink.write(ctx.columns.map((c) => escapeTsv(c.name)).join('\t') + '\n');
+  return (records) => {
+    let page = '';
+    for (const r of records) {
+      const cells = row(r);
+      let line = text(cells[0] ?? null);
+      for (let i = 1; i < cells.length; i++) line += '\t' + text(cells[i]!);
+      page += line + '\n';
+    }
+    return page;
   };
-  return {
-    async writePage(records) {
-      await header();
-      for (const r of records) {
-        const cells = row(r);
-        let line = text(cells[0] ?? null);
-        for (let i = 1; i < cells.length; i++) line += '\t' + text(cells[i]!);
-        await ctx.sink.write(line + '\n');
-      }
-    },
-    async finish() {
-      await header();
-    },
-  };
+}
+
+export function createTsvWriter(ctx: WriterContext): Promise<FormatWriter> {
+  return textWriter(ctx, 'tsv', tsvEncoder(encoderSpec(ctx, 'tsv')), {
+    header: ctx.columns.map((c) => escapeTsv(c.name)).join('\t') + '\n',
+    footer: () => '',
+  });
 }

@@ -1,10 +1,12 @@
 /**
  * XML: a declared root (`<articles>`, `<people>`, … `<records>`) holding one
- * element per record. XMLBuilder runs once per record and its text goes to
- * the sink between a hand-written header and footer, so memory stays flat.
+ * element per record. XMLBuilder runs once per record; pages of records go
+ * to the sink between a hand-written header and footer, so memory stays flat.
  */
-import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { projectRecord } from '../flatten.js';
+import type { PageEncoder } from '../text-writer.js';
+import { encoderSpec, textWriter } from '../text-writer.js';
 import type { RecordKind } from '../types.js';
 import { xmlText } from '../text.js';
 import { toXmlNode } from './xml-shape.js';
@@ -18,9 +20,9 @@ const NAMES: Record<RecordKind, [string, string]> = {
   generic: ['records', 'record'],
 };
 
-export async function createXmlWriter(ctx: WriterContext): Promise<FormatWriter> {
+async function builder(): Promise<{ build(node: unknown): string }> {
   const { XMLBuilder } = await import('fast-xml-parser');
-  const builder = new XMLBuilder({
+  return new XMLBuilder({
     ignoreAttributes: false,
     suppressBooleanAttributes: false,
     suppressEmptyNode: true,
@@ -29,28 +31,32 @@ export async function createXmlWriter(ctx: WriterContext): Promise<FormatWriter>
     format: true,
     indentBy: '  ',
   });
-  const [root, element] = NAMES[ctx.kind];
-  await ctx.sink.write(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n`,
-  );
-  return {
-    async writePage(records) {
-      let chunk = '';
-      for (const r of records) {
-        const record = ctx.projected ? projectRecord(r, ctx.columns) : r;
-        let node = toXmlNode(record, element) as { [key: string]: XmlNode | XmlNode[] };
-        // The id is the record's identity: an attribute, as in <article id="42">.
-        const id = record['id'];
-        if (typeof id === 'number' || typeof id === 'string') {
-          const { id: _id, ...rest } = node;
-          node = { '@_id': xmlText(String(id)), ...rest };
-        }
-        chunk += builder.build({ [element]: node });
+}
+
+export async function xmlEncoder(spec: EncoderSpec): Promise<PageEncoder> {
+  const xml = await builder();
+  const element = NAMES[spec.kind][1];
+  return (records) => {
+    let page = '';
+    for (const r of records) {
+      const record = spec.projected ? projectRecord(r, spec.columns) : r;
+      let node = toXmlNode(record, element) as { [key: string]: XmlNode | XmlNode[] };
+      // The id is the record's identity: an attribute, as in <article id="42">.
+      const id = record['id'];
+      if (typeof id === 'number' || typeof id === 'string') {
+        const { id: _id, ...rest } = node;
+        node = { '@_id': xmlText(String(id)), ...rest };
       }
-      await ctx.sink.write(chunk);
-    },
-    async finish() {
-      await ctx.sink.write(`</${root}>\n`);
-    },
+      page += xml.build({ [element]: node });
+    }
+    return page;
   };
+}
+
+export async function createXmlWriter(ctx: WriterContext): Promise<FormatWriter> {
+  const root = NAMES[ctx.kind][0];
+  return textWriter(ctx, 'xml', await xmlEncoder(encoderSpec(ctx, 'xml')), {
+    header: `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n`,
+    footer: () => `</${root}>\n`,
+  });
 }

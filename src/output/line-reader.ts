@@ -1,25 +1,16 @@
 /**
- * Reads saved records back for `news convert`, streaming, in pages of
- * PAGE_SIZE. Accepted, and told apart by their content rather than the file
- * name:
- * - a JSON array of records (`news search -f json`);
- * - a JSON object with a `results` array: a saved raw response envelope;
- * - JSON Lines / NDJSON: one record per line (or any whitespace-separated
- *   sequence of JSON objects); a line that is an envelope contributes its
- *   `results`.
- *
- * The common shapes are one record per line: JSONL, and our own `-f json`
- * (`[`, one record per line with a trailing comma, `]`). Those lines are cut
- * with `indexOf('\n')` and each is given to `JSON.parse` whole. The first line
- * that does not fit (a pretty-printed record, two records on one line, an
- * error) hands the rest of the input to the character scanner
- * (json-scanner.ts), which accepts every shape and reports errors. Memory holds
- * one page and one partial line, never the file.
+ * Reads records that come one per line: JSONL, and our own `-f json` (`[`, one
+ * record per line with a trailing comma, `]`). Lines are cut with
+ * `indexOf('\n')` and each is given to `JSON.parse` whole. The first line that
+ * does not fit (a pretty-printed record, two records on one line, an error)
+ * hands the rest of the input to the character scanner (json-scanner.ts), which
+ * accepts every shape and reports errors, unless the reader is strict: then it
+ * stops and says so (`failed`), and its caller re-reads that input with a
+ * reader that is not (how convert's workers hand a hard chunk back).
  */
 import { Scanner, bad } from './json-scanner.js';
 import type { ApiRecord } from './types.js';
 
-export const PAGE_SIZE = 100;
 /** A longer line (a whole array or envelope on one line) goes to the scanner, which streams it. */
 const MAX_LINE = 4 * 1024 * 1024;
 
@@ -33,17 +24,54 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff;
 }
 
-/** Where the line reader is: before the first value, in JSONL, inside `[…]`, after `]`. */
-type Mode = 'start' | 'lines' | 'array' | 'after';
+/** Where the reader is: before the first value, in JSONL, inside `[…]`, after `]`. */
+export type LineMode = 'start' | 'lines' | 'array' | 'after';
 
-class LineReader {
+export interface LineReaderOptions {
+  /** The mode the input starts in (default `start`). */
+  mode?: LineMode;
+  /** The line number of the first line, for the scanner's messages (default 1). */
+  line?: number;
+  /** Stop at the first line that does not fit instead of scanning it. */
+  strict?: boolean;
+}
+
+export class LineReader {
   readonly out: ApiRecord[] = [];
-  private mode: Mode = 'start';
+  private currentMode: LineMode;
   private rest = '';
-  private line = 1;
+  private lineNumber: number;
   private scanner: Scanner | undefined;
+  private readonly strict: boolean;
+  private stopped = false;
+
+  constructor(options: LineReaderOptions = {}) {
+    this.currentMode = options.mode ?? 'start';
+    this.lineNumber = options.line ?? 1;
+    this.strict = options.strict ?? false;
+  }
+
+  get mode(): LineMode {
+    return this.currentMode;
+  }
+
+  /** The number of the line being read. */
+  get line(): number {
+    return this.lineNumber;
+  }
+
+  /** True while every line so far was one record per line: no scanner, nothing pending. */
+  get lineShaped(): boolean {
+    return this.scanner === undefined && !this.stopped && this.rest.length === 0;
+  }
+
+  /** Strict readers only: a line did not fit; nothing after it was read. */
+  get failed(): boolean {
+    return this.stopped;
+  }
 
   feed(text: string): void {
+    if (this.stopped) return;
     if (this.scanner !== undefined) {
       this.scanner.feed(text);
       return;
@@ -69,27 +97,37 @@ class LineReader {
         return;
       }
       from = nl + 1;
-      this.line++;
+      this.lineNumber++;
       nl = s.indexOf('\n', from);
       if (nl < 0) break;
     }
     this.rest = from === 0 ? s : s.slice(from);
   }
 
+  /** Reads a last line that has no line end. */
+  finishLine(): void {
+    if (this.stopped || this.scanner !== undefined || this.rest.length === 0) return;
+    const last = this.rest;
+    this.rest = '';
+    if (!this.take(last, 0, last.length)) this.fallBack(last);
+  }
+
+  /** The end of the input: throws when it ends inside a value. */
   end(): void {
-    if (this.scanner === undefined && this.rest.length > 0) {
-      const last = this.rest;
-      this.rest = '';
-      if (!this.take(last, 0, last.length)) this.fallBack(last);
-    }
+    this.finishLine();
     if (this.scanner !== undefined) this.scanner.end();
-    else if (this.mode === 'array') throw bad('the input ends in the middle of a JSON value');
+    else if (this.currentMode === 'array')
+      throw bad('the input ends in the middle of a JSON value');
   }
 
   /** Hands `text` (from the current line on) to the scanner, in the state the lines left. */
   private fallBack(text: string): void {
-    const scanner = new Scanner(this.out, this.line);
-    this.scanner = this.mode === 'array' ? scanner.inArray() : scanner;
+    if (this.strict) {
+      this.stopped = true;
+      return;
+    }
+    const scanner = new Scanner(this.out, this.lineNumber);
+    this.scanner = this.currentMode === 'array' ? scanner.inArray() : scanner;
     scanner.feed(text);
   }
 
@@ -102,20 +140,20 @@ class LineReader {
     if (a === b) return true;
     const first = s.charCodeAt(a);
     const last = s.charCodeAt(b - 1);
-    switch (this.mode) {
+    switch (this.currentMode) {
       case 'start':
         if (first === OPEN_ARR && b - a === 1) {
-          this.mode = 'array';
+          this.currentMode = 'array';
           return true;
         }
         if (first !== OPEN_OBJ) return false;
-        this.mode = 'lines';
+        this.currentMode = 'lines';
         return this.object(s, a, b, true);
       case 'lines':
         return first === OPEN_OBJ && this.object(s, a, b, true);
       case 'array':
         if (first === CLOSE_ARR && b - a === 1) {
-          this.mode = 'after';
+          this.currentMode = 'after';
           return true;
         }
         if (first !== OPEN_OBJ) return false;
@@ -141,27 +179,14 @@ class LineReader {
     if (Array.isArray(results)) {
       for (const r of results) {
         if (typeof r !== 'object' || r === null || Array.isArray(r)) {
-          throw bad(`records must be JSON objects (line ${this.line})`);
+          if (this.strict) return false;
+          throw bad(`records must be JSON objects (line ${this.lineNumber})`);
         }
-        this.out.push(r as ApiRecord);
       }
+      for (const r of results) this.out.push(r as ApiRecord);
     } else {
       this.out.push(record);
     }
     return true;
   }
-}
-
-export async function* readRecords(input: NodeJS.ReadableStream): AsyncGenerator<ApiRecord[]> {
-  // TextDecoder is about twice as fast as StringDecoder on non-ASCII UTF-8;
-  // `stream: true` keeps a character cut by a chunk boundary for the next chunk.
-  const decoder = new TextDecoder('utf-8');
-  const reader = new LineReader();
-  for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
-    reader.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
-  }
-  reader.feed(decoder.decode());
-  reader.end();
-  while (reader.out.length > 0) yield reader.out.splice(0, PAGE_SIZE);
 }

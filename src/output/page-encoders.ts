@@ -1,0 +1,78 @@
+/**
+ * The page encoders by format, for convert's workers: each encodes records
+ * exactly as the format's writer would (the writers use the same functions).
+ * Records are added a few at a time, so a worker never holds a whole chunk of
+ * parsed records; `finish` gives the chunk's encoded page. Formats missing
+ * here (xlsx, table) encode on the main thread only.
+ */
+import type { EncodedPage, EncoderSpec } from './format-writer.js';
+import type { PageEncoder } from './text-writer.js';
+import type { ApiRecord } from './types.js';
+
+export interface ChunkEncoder {
+  add(records: readonly ApiRecord[]): void;
+  /** The records added since the last finish, as one page. */
+  finish(): EncodedPage;
+}
+
+/**
+ * Text is encoded with `encodeInto` straight into one buffer kept for every
+ * chunk (about 2.5 times faster than `encode`, and no joined string); the
+ * page gets a copy of the bytes used, which is then transferred.
+ */
+function textChunks(encode: PageEncoder): ChunkEncoder {
+  const utf8 = new TextEncoder();
+  let buffer = new Uint8Array(4 * 1024 * 1024);
+  let used = 0;
+  let records = 0;
+  return {
+    add(page) {
+      if (page.length === 0) return;
+      const text = encode(page);
+      if (used + text.length * 3 > buffer.length) {
+        const bigger = new Uint8Array(Math.max(buffer.length * 2, used + text.length * 3));
+        bigger.set(buffer.subarray(0, used));
+        buffer = bigger;
+      }
+      used += utf8.encodeInto(text, buffer.subarray(used)).written;
+      records += page.length;
+    },
+    finish() {
+      const page = { records, bytes: buffer.slice(0, used) };
+      used = 0;
+      records = 0;
+      return page;
+    },
+  };
+}
+
+export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder> {
+  switch (spec.format) {
+    case 'json':
+      return textChunks((await import('./formats/json.js')).jsonEncoder(spec));
+    case 'jsonl':
+    case 'ndjson':
+      return textChunks((await import('./formats/json.js')).jsonLinesEncoder(spec));
+    case 'csv':
+      return textChunks(await (await import('./formats/csv.js')).csvEncoder(spec));
+    case 'tsv':
+      return textChunks((await import('./formats/tsv.js')).tsvEncoder(spec));
+    case 'xml':
+      return textChunks(await (await import('./formats/xml.js')).xmlEncoder(spec));
+    case 'rss':
+      return textChunks(await (await import('./formats/rss.js')).rssEncoder());
+    case 'parquet': {
+      const encoder = await (await import('./formats/parquet.js')).rowGroupEncoder(spec);
+      return {
+        add(records) {
+          for (const r of records) encoder.add(r);
+        },
+        finish() {
+          return encoder.flush() ?? { records: 0, bytes: new Uint8Array(0) };
+        },
+      };
+    }
+    default:
+      throw new Error(`${spec.format} is not encoded off the main thread`);
+  }
+}

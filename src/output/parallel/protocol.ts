@@ -1,0 +1,35 @@
+/** The messages between convert's main thread (pool.ts) and its workers (worker.ts). */
+import type { EncodedPage, EncoderSpec } from '../format-writer.js';
+import type { LineMode } from '../line-reader.js';
+
+export interface WorkerSetup {
+  readonly spec: EncoderSpec;
+}
+
+/**
+ * Parse these lines, read in `mode`, and encode their records. `bytes` is
+ * transferred to the worker and comes back with the result (the main thread
+ * may need it again, and a buffer freed by the thread that allocated it
+ * fragments memory less).
+ */
+export interface ChunkTask {
+  readonly id: number;
+  readonly bytes: Uint8Array;
+  readonly mode: LineMode;
+}
+
+export type ChunkResult = { readonly input: Uint8Array } & (
+  | {
+      readonly id: number;
+      readonly status: 'encoded';
+      readonly page: EncodedPage;
+      /** Line ends in the chunk. */
+      readonly lines: number;
+      readonly startMode: LineMode;
+      readonly endMode: LineMode;
+    }
+  /** A line is not one record (or not JSON): the main thread reads the chunk itself. */
+  | { readonly id: number; readonly status: 'not-lines' }
+  /** The encoder failed: a bug, reported as such. */
+  | { readonly id: number; readonly status: 'failed'; readonly error: string }
+);

@@ -1,0 +1,55 @@
+/**
+ * A convert worker: parses the chunks of JSON Lines it is sent, encodes their
+ * records with the writer's own encoder, and sends the bytes back
+ * (transferred, not copied). A chunk is decoded and parsed a slice at a time
+ * and its records handed to the encoder as they come, so a worker holds one
+ * slice of parsed records, not a chunk's.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { LineReader } from '../line-reader.js';
+import { loadChunkEncoder } from '../page-encoders.js';
+import type { ChunkResult, ChunkTask, WorkerSetup } from './protocol.js';
+
+const SLICE = 256 * 1024;
+const port = parentPort!;
+const { spec } = workerData as WorkerSetup;
+const encoder = await loadChunkEncoder(spec);
+
+type Outcome = ChunkResult extends infer R ? (R extends unknown ? Omit<R, 'input'> : never) : never;
+
+function encodeChunk(task: ChunkTask): Outcome {
+  const reader = new LineReader({ mode: task.mode, strict: true });
+  const decoder = new TextDecoder('utf-8');
+  const bytes = task.bytes;
+  for (let at = 0; at < bytes.length && !reader.failed; at += SLICE) {
+    reader.feed(decoder.decode(bytes.subarray(at, at + SLICE), { stream: true }));
+    encoder.add(reader.out.splice(0));
+  }
+  reader.feed(decoder.decode());
+  reader.finishLine();
+  encoder.add(reader.out.splice(0));
+  const page = encoder.finish();
+  if (reader.failed) return { id: task.id, status: 'not-lines' };
+  return {
+    id: task.id,
+    status: 'encoded',
+    page,
+    lines: reader.line - 1,
+    startMode: task.mode,
+    endMode: reader.mode,
+  };
+}
+
+port.on('message', (task: ChunkTask) => {
+  let outcome: Outcome;
+  try {
+    outcome = encodeChunk(task);
+  } catch (error) {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    outcome = { id: task.id, status: 'failed', error: text };
+  }
+  const result = { ...outcome, input: task.bytes } as ChunkResult;
+  const transfer = [task.bytes.buffer as ArrayBuffer];
+  if (result.status === 'encoded') transfer.push(result.page.bytes.buffer as ArrayBuffer);
+  port.postMessage(result, transfer);
+});

@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiRecord } from '../../src/output/types.js';
+import { TRICKY_ARTICLES } from '../output/tricky-records.js';
+
+/**
+ * `news convert` on worker threads, through the built binary (workers run
+ * dist/ code): the output must be the very bytes of the main-thread path
+ * (`--jobs 1`), whatever the input holds past the first chunk. Inputs are a
+ * few MB so that several 1 MB chunks go to the workers.
+ */
+const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'news-convert-parallel-'));
+
+interface Result {
+  code: number | null;
+  stderr: string;
+}
+
+function convert(args: string[]): Promise<Result> {
+  const { NEWS_API_KEY: _key, ...env } = process.env;
+  const child = spawn(process.execPath, [BIN, 'convert', ...args], { env });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  child.stdout.resume();
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+/** About 3,000 varied tricky articles: ~4.5 MB of JSON Lines. */
+function articles(): ApiRecord[] {
+  const out: ApiRecord[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const base = TRICKY_ARTICLES[i % 4]!; // the fifth has a 40k body: once is enough
+    out.push({ ...base, id: i + 1, title: `${String(base['title'])} #${i}` });
+  }
+  out.push({ ...TRICKY_ARTICLES[4]!, id: 9999 });
+  return out;
+}
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+let jsonl: string;
+let records: ApiRecord[];
+
+beforeAll(() => {
+  records = articles();
+  jsonl = write('in.jsonl', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+});
+
+async function both(input: string, format: string): Promise<[Buffer, Buffer, Result]> {
+  const one = join(dir, `one-${format}-${Math.random()}.${format}`);
+  const two = join(dir, `two-${format}-${Math.random()}.${format}`);
+  const a = await convert([input, '--jobs', '1', '-o', one]);
+  const b = await convert([input, '--jobs', '2', '-o', two, '-v']);
+  expect(a.code, a.stderr).toBe(0);
+  expect(b.code, b.stderr).toBe(0);
+  return [readFileSync(one), readFileSync(two), b];
+}
+
+describe('news convert on worker threads', () => {
+  it.each(['json', 'jsonl', 'ndjson', 'csv', 'tsv', 'xml', 'rss'])(
+    '%s: the same bytes as on the main thread',
+    async (format) => {
+      const [one, two, run] = await both(jsonl, format);
+      expect(run.stderr).toContain('convert: 2 worker threads read on from line');
+      expect(run.stderr).not.toContain('the main thread reads on');
+      expect(two.length).toBeGreaterThan(format === 'rss' ? 500_000 : 3_000_000);
+      expect(two.equals(one)).toBe(true);
+    },
+  );
+
+  it('parquet: the same rows as on the main thread, in order', async () => {
+    const [one, two, run] = await both(jsonl, 'parquet');
+    expect(run.stderr).toContain('worker threads read on');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const read = async (bytes: Buffer): Promise<unknown[][]> => {
+      const path = join(dir, `check-${Math.random()}.parquet`);
+      writeFileSync(path, bytes);
+      const reader = await con.runAndReadAll(
+        `SELECT id, published_at, title, sentiment_overall_score, body FROM '${path}'`,
+      );
+      return reader.getRows();
+    };
+    const [a, b] = [await read(one), await read(two)];
+    expect(b).toHaveLength(records.length);
+    expect(b).toEqual(a);
+    expect(b.map((row) => Number(row[0]))).toEqual(records.map((r) => r['id']));
+  });
+
+  it('reads our own -f json output (an array, one record per line) on the workers', async () => {
+    const array = join(dir, 'array.json');
+    expect((await convert([jsonl, '--jobs', '1', '-o', array])).code).toBe(0);
+    const [one, two, run] = await both(array, 'jsonl');
+    expect(run.stderr).toContain('worker threads read on');
+    expect(two.equals(one)).toBe(true);
+    expect(two.equals(readFileSync(jsonl))).toBe(true);
+  });
+
+  it('hands a pretty-printed record far into the file back to the main thread', async () => {
+    const lines = records.map((r) => JSON.stringify(r));
+    lines.splice(2500, 0, JSON.stringify({ ...TRICKY_ARTICLES[0]!, id: 77777 }, null, 2));
+    const input = write('mixed.jsonl', lines.join('\n') + '\n');
+    const [one, two, run] = await both(input, 'csv');
+    expect(run.stderr).toContain('the main thread reads on');
+    expect(two.equals(one)).toBe(true);
+    expect(two.toString()).toContain('\r\n77777,');
+  });
+
+  it('reports bad JSON far into the file exactly as the main thread does, and leaves no file', async () => {
+    const lines = records.map((r) => JSON.stringify(r));
+    lines[2600] = '{"id": 1, "title": }';
+    const input = write('bad.jsonl', lines.join('\n') + '\n');
+    const outOne = join(dir, 'bad-one.csv');
+    const outTwo = join(dir, 'bad-two.csv');
+    const a = await convert([input, '--jobs', '1', '-o', outOne]);
+    const b = await convert([input, '--jobs', '2', '-o', outTwo]);
+    expect(a.code).toBe(2);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toBe(a.stderr);
+    expect(b.stderr).toContain('line 2601');
+    expect(existsSync(outTwo)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('bad-two'))).toEqual([]);
+  });
+
+  it('says when an array ends in the middle', async () => {
+    const text = '[\n' + records.map((r) => JSON.stringify(r)).join(',\n') + ',\n';
+    const input = write('cut.json', text);
+    const a = await convert([input, '--jobs', '1', '-o', join(dir, 'cut-one.jsonl')]);
+    const b = await convert([input, '--jobs', '2', '-o', join(dir, 'cut-two.jsonl')]);
+    expect(a.code).toBe(2);
+    expect(b.stderr).toBe(a.stderr);
+    expect(b.stderr).toContain('ends in the middle');
+  });
+
+  it('refuses a --jobs that is not a whole number from 1 to 16', async () => {
+    const run = await convert([jsonl, '--jobs', '0', '-f', 'jsonl']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: --jobs must be a whole number from 1 to 16');
+  });
+});
