@@ -12,14 +12,15 @@ import type { ApiRecord } from './types.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_OBJ = 0x7b;
-const CLOSE_OBJ = 0x7d;
-const OPEN_ARR = 0x5b;
-const CLOSE_ARR = 0x5d;
-const COMMA = 0x2c;
+export const OPEN_OBJ = 0x7b;
+export const CLOSE_OBJ = 0x7d;
+export const OPEN_ARR = 0x5b;
+export const CLOSE_ARR = 0x5d;
+export const COMMA = 0x2c;
 const COLON = 0x3a;
 
-function isSpace(c: number): boolean {
+/** JSON whitespace, and a byte-order mark. */
+export function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff;
 }
 

@@ -8,21 +8,20 @@
  * stops and says so (`failed`), and its caller re-reads that input with a
  * reader that is not (how convert's workers hand a hard chunk back).
  */
-import { Scanner, bad } from './json-scanner.js';
+import {
+  CLOSE_ARR,
+  CLOSE_OBJ,
+  COMMA,
+  OPEN_ARR,
+  OPEN_OBJ,
+  Scanner,
+  bad,
+  isSpace,
+} from './json-scanner.js';
 import type { ApiRecord } from './types.js';
 
 /** A longer line (a whole array or envelope on one line) goes to the scanner, which streams it. */
 const MAX_LINE = 4 * 1024 * 1024;
-
-const OPEN_OBJ = 0x7b;
-const CLOSE_OBJ = 0x7d;
-const OPEN_ARR = 0x5b;
-const CLOSE_ARR = 0x5d;
-const COMMA = 0x2c;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff;
-}
 
 /** Where the reader is: before the first value, in JSONL, inside `[…]`, after `]`. */
 export type LineMode = 'start' | 'lines' | 'array' | 'after';

@@ -49,7 +49,7 @@ export const convert: CommandSpec = {
   ],
   examples: [
     'news convert saved.jsonl -o saved.parquet',
-    'news stream -f jsonl | news convert -f csv > live.csv',
+    'news search --title rates --all -f jsonl | news convert -f csv > rates.csv',
   ],
   async run(input, runtime) {
     const file = input.args[0];
