@@ -30,6 +30,16 @@ export interface EncoderSpec {
   readonly sanitize: boolean;
 }
 
+export function encoderSpec(ctx: WriterContext, format: FormatName): EncoderSpec {
+  return {
+    format,
+    columns: ctx.columns,
+    projected: ctx.projected,
+    kind: ctx.kind,
+    sanitize: ctx.sanitize,
+  };
+}
+
 /** Records encoded elsewhere (a worker thread), ready for the writer that gave the spec. */
 export interface EncodedPage {
   readonly records: number;

@@ -5,7 +5,7 @@
  * encoded here are the same bytes.
  */
 import type { EncoderSpec, FormatWriter, WriterContext } from './format-writer.js';
-import type { ApiRecord, FormatName } from './types.js';
+import type { ApiRecord } from './types.js';
 
 /** Encodes a page of records to text, the same way on every thread. */
 export type PageEncoder = (records: readonly ApiRecord[]) => string;
@@ -21,19 +21,10 @@ export interface TextFrame {
   readonly separatorLength?: number;
 }
 
-export function encoderSpec(ctx: WriterContext, format: FormatName): EncoderSpec {
-  return {
-    format,
-    columns: ctx.columns,
-    projected: ctx.projected,
-    kind: ctx.kind,
-    sanitize: ctx.sanitize,
-  };
-}
-
+/** `spec` is the one `encode` was made from; the workers make theirs from it too. */
 export async function textWriter(
   ctx: WriterContext,
-  format: FormatName,
+  spec: EncoderSpec,
   encode: PageEncoder,
   frame: TextFrame,
 ): Promise<FormatWriter> {
@@ -41,7 +32,7 @@ export async function textWriter(
   let wrote = false;
   if (frame.header !== '') await ctx.sink.write(frame.header);
   return {
-    encoder: encoderSpec(ctx, format),
+    encoder: spec,
     async writePage(records) {
       if (records.length === 0) return;
       const text = encode(records);

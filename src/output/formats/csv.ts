@@ -4,11 +4,12 @@
  * `unparse` runs once per page and the text goes straight to the sink, never
  * one string for the whole export (V8 caps strings at ~512 MiB).
  */
+import { encoderSpec } from '../format-writer.js';
 import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { rowReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { PageEncoder } from '../text-writer.js';
-import { encoderSpec, textWriter } from '../text-writer.js';
+import { textWriter } from '../text-writer.js';
 import { neutraliseFormula } from '../text.js';
 
 // Explicit: papaparse's own formula escaping differs from ours (it also
@@ -48,7 +49,8 @@ export async function csvEncoder(spec: EncoderSpec): Promise<PageEncoder> {
 
 export async function createCsvWriter(ctx: WriterContext): Promise<FormatWriter> {
   const header = (await unparser())([ctx.columns.map((c) => c.name)]);
-  return textWriter(ctx, 'csv', await csvEncoder(encoderSpec(ctx, 'csv')), {
+  const spec = encoderSpec(ctx, 'csv');
+  return textWriter(ctx, spec, await csvEncoder(spec), {
     header,
     footer: () => '',
   });

@@ -3,10 +3,11 @@
  * result never sits in memory (and `news convert` reads it back line by
  * line). `jsonl`/`ndjson`: one record per line.
  */
+import { encoderSpec } from '../format-writer.js';
 import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { projectRecord } from '../flatten.js';
 import type { PageEncoder } from '../text-writer.js';
-import { encoderSpec, textWriter } from '../text-writer.js';
+import { textWriter } from '../text-writer.js';
 import type { ApiRecord } from '../types.js';
 
 function shaper(spec: EncoderSpec): (r: ApiRecord) => ApiRecord {
@@ -33,7 +34,8 @@ export function jsonLinesEncoder(spec: EncoderSpec): PageEncoder {
 }
 
 export function createJsonWriter(ctx: WriterContext): Promise<FormatWriter> {
-  return textWriter(ctx, 'json', jsonEncoder(encoderSpec(ctx, 'json')), {
+  const spec = encoderSpec(ctx, 'json');
+  return textWriter(ctx, spec, jsonEncoder(spec), {
     header: '[',
     footer: (wrote) => (wrote ? '\n]\n' : ']\n'),
     separatorLength: 1,
@@ -44,7 +46,8 @@ export function createJsonLinesWriter(
   ctx: WriterContext,
   format: 'jsonl' | 'ndjson',
 ): Promise<FormatWriter> {
-  return textWriter(ctx, format, jsonLinesEncoder(encoderSpec(ctx, format)), {
+  const spec = encoderSpec(ctx, format);
+  return textWriter(ctx, spec, jsonLinesEncoder(spec), {
     header: '',
     footer: () => '',
   });

@@ -14,12 +14,12 @@
  */
 import type { ParquetWriter } from 'hyparquet-writer';
 import type { Column, ColumnType } from '../columns.js';
+import { encoderSpec } from '../format-writer.js';
 import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { cellReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
-import { encoderSpec } from '../text-writer.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;

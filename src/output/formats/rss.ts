@@ -3,6 +3,7 @@
  * one <item> per record. Items are built one at a time by XMLBuilder and
  * streamed. The item shape is fixed by RSS, so `--fields` does not change it.
  */
+import { encoderSpec } from '../format-writer.js';
 import type { FormatWriter, WriterContext } from '../format-writer.js';
 import type { PageEncoder } from '../text-writer.js';
 import { textWriter } from '../text-writer.js';
@@ -90,7 +91,7 @@ export async function rssEncoder(): Promise<PageEncoder> {
 export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter> {
   const title = escapeText(ctx.title ?? 'news export');
   const link = escapeText(ctx.link ?? 'https://apitube.io/');
-  return textWriter(ctx, 'rss', await rssEncoder(), {
+  return textWriter(ctx, encoderSpec(ctx, 'rss'), await rssEncoder(), {
     header:
       '<?xml version="1.0" encoding="UTF-8"?>\n' +
       '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>\n' +

@@ -4,11 +4,12 @@
  * convention of PostgreSQL COPY and `mysql --batch`), so every line is one
  * record and a reader splits on tabs only.
  */
+import { encoderSpec } from '../format-writer.js';
 import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { rowReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { PageEncoder } from '../text-writer.js';
-import { encoderSpec, textWriter } from '../text-writer.js';
+import { textWriter } from '../text-writer.js';
 import { neutraliseFormula } from '../text.js';
 
 const SPECIAL = /[\t\n\r\\]/g;
@@ -39,7 +40,8 @@ export function tsvEncoder(spec: EncoderSpec): PageEncoder {
 }
 
 export function createTsvWriter(ctx: WriterContext): Promise<FormatWriter> {
-  return textWriter(ctx, 'tsv', tsvEncoder(encoderSpec(ctx, 'tsv')), {
+  const spec = encoderSpec(ctx, 'tsv');
+  return textWriter(ctx, spec, tsvEncoder(spec), {
     header: ctx.columns.map((c) => escapeTsv(c.name)).join('\t') + '\n',
     footer: () => '',
   });

@@ -3,10 +3,11 @@
  * element per record. XMLBuilder runs once per record; pages of records go
  * to the sink between a hand-written header and footer, so memory stays flat.
  */
+import { encoderSpec } from '../format-writer.js';
 import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { projectRecord } from '../flatten.js';
 import type { PageEncoder } from '../text-writer.js';
-import { encoderSpec, textWriter } from '../text-writer.js';
+import { textWriter } from '../text-writer.js';
 import type { RecordKind } from '../types.js';
 import { xmlText } from '../text.js';
 import { toXmlNode } from './xml-shape.js';
@@ -55,7 +56,8 @@ export async function xmlEncoder(spec: EncoderSpec): Promise<PageEncoder> {
 
 export async function createXmlWriter(ctx: WriterContext): Promise<FormatWriter> {
   const root = NAMES[ctx.kind][0];
-  return textWriter(ctx, 'xml', await xmlEncoder(encoderSpec(ctx, 'xml')), {
+  const spec = encoderSpec(ctx, 'xml');
+  return textWriter(ctx, spec, await xmlEncoder(spec), {
     header: `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n`,
     footer: () => `</${root}>\n`,
   });
