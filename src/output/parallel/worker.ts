@@ -10,7 +10,6 @@ import { LineReader } from '../line-reader.js';
 import { loadChunkEncoder } from '../page-encoders.js';
 import type { ChunkResult, ChunkTask, WorkerSetup } from './protocol.js';
 
-const SLICE = 256 * 1024;
 const port = parentPort!;
 const { spec } = workerData as WorkerSetup;
 const encoder = await loadChunkEncoder(spec);
@@ -20,11 +19,7 @@ type Outcome = ChunkResult extends infer R ? (R extends unknown ? Omit<R, 'input
 function encodeChunk(task: ChunkTask): Outcome {
   const reader = new LineReader({ mode: task.mode, strict: true });
   const decoder = new TextDecoder('utf-8');
-  const bytes = task.bytes;
-  for (let at = 0; at < bytes.length && !reader.failed; at += SLICE) {
-    reader.feed(decoder.decode(bytes.subarray(at, at + SLICE), { stream: true }));
-    encoder.add(reader.out.splice(0));
-  }
+  reader.feedBytes(task.bytes, decoder, () => encoder.add(reader.out.splice(0)));
   reader.feed(decoder.decode());
   reader.finishLine();
   encoder.add(reader.out.splice(0));
