@@ -8,4 +8,4 @@ export type { ApiRecord, FormatName, RecordKind } from './types.js';
 export { FORMAT_NAMES, formatFromPath, isBinaryFormat } from './formats.js';
 export { exportRecords } from './export.js';
 export type { ExportOptions, ExportResult } from './export.js';
-export { RecordSource, readRecords } from './parallel/record-source.js';
+export { RecordSource, readRecords } from './record-source.js';

@@ -113,9 +113,24 @@ describe('news convert on worker threads', () => {
     lines.splice(2500, 0, JSON.stringify({ ...TRICKY_ARTICLES[0]!, id: 77777 }, null, 2));
     const input = write('mixed.jsonl', lines.join('\n') + '\n');
     const [one, two, run] = await both(input, 'csv');
-    expect(run.stderr).toContain('the main thread reads on');
+    expect(run.stderr).toMatch(
+      /convert: line 2501 is not one record per line; the main thread reads on from line \d+\n/,
+    );
     expect(two.equals(one)).toBe(true);
     expect(two.toString()).toContain('\r\n77777,');
+  });
+
+  it('hands a line longer than a chunk may grow (16 MB) back to the main thread', async () => {
+    const lines = records.slice(0, 1000).map((r) => JSON.stringify(r));
+    lines.push(JSON.stringify({ id: 88888, title: 'huge', body: 'x'.repeat(17 * 1024 * 1024) }));
+    lines.push(...records.slice(1000, 1100).map((r) => JSON.stringify(r)));
+    const input = write('huge-line.jsonl', lines.join('\n') + '\n');
+    const [one, two, run] = await both(input, 'jsonl');
+    expect(run.stderr).toContain(
+      'convert: line 1001 is longer than a chunk may grow (16 MB); the main thread reads on from line 1001\n',
+    );
+    expect(two.equals(one)).toBe(true);
+    expect(two.equals(readFileSync(input))).toBe(true);
   });
 
   it('reports bad JSON far into the file exactly as the main thread does, and leaves no file', async () => {

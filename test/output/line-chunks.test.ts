@@ -21,6 +21,19 @@ describe('lineChunks', () => {
     ]);
   });
 
+  it('ends a chunk before a long line that runs on past its size', async () => {
+    // The second piece brings the size on, and has no line end itself.
+    const chunks = await cut(
+      ['{"a":1}\n{"b":2}\n{"l', 'ong":"xxxxxxxx', 'xxxxxxxxxx', '"}\n{"c":3}'],
+      20,
+    );
+    expect(chunks).toEqual([
+      { text: '{"a":1}\n{"b":2}\n', whole: true },
+      { text: '{"long":"xxxxxxxxxxxxxxxxxx"}\n', whole: true },
+      { text: '{"c":3}', whole: true },
+    ]);
+  });
+
   it('never cuts inside a UTF-8 character or a line', async () => {
     const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ i, t: 'é😀漢' }));
     const bytes = Buffer.from(lines.join('\n'));

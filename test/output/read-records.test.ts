@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { readRecords } from '../../src/output/index.js';
-import { PAGE_SIZE } from '../../src/output/parallel/record-source.js';
+import { PAGE_SIZE } from '../../src/output/record-source.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
 

@@ -52,6 +52,8 @@ export async function* lineChunks(
 ): AsyncGenerator<LineChunk> {
   let parts: Buffer[] = [];
   let total = 0;
+  /** Leading parts known to hold no line end (a long line coming in). */
+  let searched = 0;
   for await (const piece of input) {
     const bytes =
       typeof piece === 'string'
@@ -61,19 +63,29 @@ export async function* lineChunks(
     parts.push(bytes);
     total += bytes.length;
     if (total < size()) continue;
-    const nl = bytes.lastIndexOf(NL);
+    // The last line end, in whichever part it is: a chunk that ran into a long
+    // line still ends before it, so the long line starts a chunk of its own.
+    let k = parts.length - 1;
+    let nl = -1;
+    for (; k >= searched && nl < 0; k--) nl = parts[k]!.lastIndexOf(NL);
+    k++;
     if (nl < 0) {
+      searched = parts.length;
       if (total < MAX_PENDING) continue;
       yield { bytes: join(parts, total, buffers), whole: false };
       parts = [];
       total = 0;
+      searched = 0;
       continue;
     }
-    const rest = bytes.subarray(nl + 1);
-    parts[parts.length - 1] = bytes.subarray(0, nl + 1);
-    yield { bytes: join(parts, total - rest.length, buffers), whole: true };
-    parts = rest.length > 0 ? [rest] : [];
-    total = rest.length;
+    const rest = [parts[k]!.subarray(nl + 1), ...parts.slice(k + 1)].filter((p) => p.length > 0);
+    const restLength = rest.reduce((n, p) => n + p.length, 0);
+    const head = parts.slice(0, k + 1);
+    head[k] = parts[k]!.subarray(0, nl + 1);
+    yield { bytes: join(head, total - restLength, buffers), whole: true };
+    parts = rest;
+    total = restLength;
+    searched = 0;
   }
   if (total > 0) yield { bytes: join(parts, total, buffers), whole: true };
 }

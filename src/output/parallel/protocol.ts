@@ -29,7 +29,12 @@ export type ChunkResult = { readonly input: Uint8Array } & (
       readonly endMode: LineMode;
     }
   /** A line is not one record (or not JSON): the main thread reads the chunk itself. */
-  | { readonly id: number; readonly status: 'not-lines' }
+  | {
+      readonly id: number;
+      readonly status: 'not-lines';
+      /** Line ends in the chunk before that line. */
+      readonly lines: number;
+    }
   /** The encoder failed: a bug, reported as such. */
   | { readonly id: number; readonly status: 'failed'; readonly error: string }
 );

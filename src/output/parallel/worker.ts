@@ -24,7 +24,7 @@ function encodeChunk(task: ChunkTask): Outcome {
   reader.finishLine();
   encoder.add(reader.out.splice(0));
   const page = encoder.finish();
-  if (reader.failed) return { id: task.id, status: 'not-lines' };
+  if (reader.failed) return { id: task.id, status: 'not-lines', lines: reader.line - 1 };
   return {
     id: task.id,
     status: 'encoded',

@@ -11,15 +11,15 @@
  * back to the main thread's reader, which accepts every shape and reports
  * errors with their line numbers, exactly as if no worker had been involved.
  */
-import { bad } from '../json-scanner.js';
-import type { EncoderSpec, Page, PageSource } from '../format-writer.js';
-import { LineReader } from '../line-reader.js';
-import type { LineMode } from '../line-reader.js';
-import type { ApiRecord } from '../types.js';
-import { ChunkBuffers, lineChunks } from './line-chunks.js';
-import type { LineChunk } from './line-chunks.js';
-import type { WorkerPool } from './pool.js';
-import type { ChunkResult } from './protocol.js';
+import type { EncoderSpec, Page, PageSource } from './format-writer.js';
+import { bad } from './json-scanner.js';
+import { LineReader } from './line-reader.js';
+import type { LineMode } from './line-reader.js';
+import { ChunkBuffers, lineChunks } from './parallel/line-chunks.js';
+import type { LineChunk } from './parallel/line-chunks.js';
+import type { WorkerPool } from './parallel/pool.js';
+import type { ChunkResult } from './parallel/protocol.js';
+import type { ApiRecord } from './types.js';
 
 export const PAGE_SIZE = 100;
 /** Text formats: about 80 articles a chunk. */
@@ -43,6 +43,8 @@ export interface RecordSourceOptions {
 interface Handback {
   mode: LineMode;
   line: number;
+  /** Why, for the debug line. */
+  why: string;
   /** Chunks sent out but not written, in order. */
   chunks: Buffer[];
 }
@@ -92,7 +94,7 @@ export class RecordSource implements PageSource {
         const handback = yield* this.parallel(spec, chunks, reader.mode, reader.line);
         if (handback === undefined) return;
         this.options.debug?.(
-          `convert: line ${handback.line} is not one record per line; the main thread reads on from there`,
+          `convert: ${handback.why}; the main thread reads on from line ${handback.line}`,
         );
         // The same state a main-thread reader would have had at this chunk.
         reader = new LineReader({ mode: handback.mode, line: handback.line });
@@ -120,7 +122,7 @@ export class RecordSource implements PageSource {
     mode: LineMode,
     line: number,
   ): AsyncGenerator<Page, Handback | undefined> {
-    const { WorkerPool } = await import('./pool.js');
+    const { WorkerPool } = await import('./parallel/pool.js');
     const pool: WorkerPool = new WorkerPool(this.options.jobs, spec);
     this.options.debug?.(`convert: ${this.options.jobs} worker threads read on from line ${line}`);
     // Each chunk is transferred to its worker and comes back with the result.
@@ -144,7 +146,10 @@ export class RecordSource implements PageSource {
         }
         const head = queue[0];
         if (head === undefined) {
-          if (partial !== undefined) return { mode: expected, line: lineNumber, chunks: [partial] };
+          if (partial !== undefined) {
+            const why = `line ${lineNumber} is longer than a chunk may grow (16 MB)`;
+            return { mode: expected, line: lineNumber, why, chunks: [partial] };
+          }
           break;
         }
         const result = await head;
@@ -156,7 +161,11 @@ export class RecordSource implements PageSource {
             back.push(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
           }
           if (partial !== undefined) back.push(partial);
-          return { mode: expected, line: lineNumber, chunks: back };
+          const why =
+            result.status === 'not-lines'
+              ? `line ${lineNumber + result.lines} is not one record per line`
+              : `the input changes shape at line ${lineNumber}`;
+          return { mode: expected, line: lineNumber, why, chunks: back };
         }
         queue.shift();
         this.buffers.give(result.input);
