@@ -84,6 +84,11 @@ export async function createXlsxWriter(ctx: WriterContext): Promise<FormatWriter
   }));
   sheet.getRow(1).font = { bold: true };
   const types = ctx.columns.map((c) => c.type);
+  // One style object per column, given to each of its cells: exceljs caches a
+  // style's id by object, but makes every cell a fresh style object of its
+  // own and so rendered each cell's style to XML to look its id up (~17 % of
+  // the time). The sheet's bytes are the same.
+  const styles = ctx.columns.map((c) => (c.type === 'timestamp' ? { numFmt: DATE_FORMAT } : {}));
   const row = rowReader(ctx.columns);
   let truncated = 0;
   let rows = 0;
@@ -122,7 +127,9 @@ export async function createXlsxWriter(ctx: WriterContext): Promise<FormatWriter
   return {
     async writePage(records) {
       for (const r of records) {
-        sheet.addRow(row(r).map(value)).commit();
+        const added = sheet.addRow(row(r).map(value));
+        for (let i = 0; i < styles.length; i++) added.getCell(i + 1).style = styles[i]!;
+        added.commit();
         if (++rows % THROTTLE_EVERY === 0) await throttle();
       }
     },
