@@ -222,7 +222,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
     import('hysnappy'),
   ]);
   // hysnappy (WebAssembly, same authors) compresses ~4× faster than
-  // hyparquet-writer's JavaScript Snappy, to the same bytes (bench/README.md).
+  // hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
   const compressors = { SNAPPY: snappyCompressor() };
   const columns = spec.columns;
   const schema = schemaOf(columns);
