@@ -9,3 +9,4 @@ export { FORMAT_NAMES, formatFromPath, isBinaryFormat } from './formats.js';
 export { exportRecords } from './export.js';
 export type { ExportOptions, ExportResult } from './export.js';
 export { RecordSource, readRecords } from './record-source.js';
+export { gunzipIfCompressed } from './gunzip-input.js';

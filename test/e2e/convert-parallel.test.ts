@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/output/types.js';
@@ -157,6 +158,22 @@ describe('news convert on worker threads', () => {
     expect(a.code).toBe(2);
     expect(b.stderr).toBe(a.stderr);
     expect(b.stderr).toContain('ends in the middle');
+  });
+
+  it('reads gzipped input (what -o x.jsonl.gz wrote) on the workers too', async () => {
+    const input = join(dir, 'in.jsonl.gz');
+    writeFileSync(input, gzipSync(readFileSync(jsonl)));
+    const [one, two, run] = await both(input, 'jsonl');
+    expect(run.stderr).toContain('worker threads read on');
+    expect(two.equals(one)).toBe(true);
+    expect(two.equals(readFileSync(jsonl))).toBe(true);
+    const damaged = write('damaged.jsonl.gz', '');
+    writeFileSync(damaged, gzipSync(readFileSync(jsonl)).subarray(0, 200_000));
+    const out = join(dir, 'damaged.csv');
+    const bad = await convert([damaged, '-o', out]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('error: cannot read the input: the gzip data is damaged');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('refuses a --jobs that is not a whole number from 1 to 16', async () => {

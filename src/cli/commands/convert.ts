@@ -34,7 +34,7 @@ export const convert: CommandSpec = {
   name: 'convert',
   summary: 'turn saved JSON or JSONL records into any format, offline',
   description:
-    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way.',
+    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way.',
   args: [{ name: 'file', description: 'input file, or - for stdin', required: false }],
   options: [
     {
@@ -49,6 +49,7 @@ export const convert: CommandSpec = {
   ],
   examples: [
     'news convert saved.jsonl -o saved.parquet',
+    'news convert saved.jsonl.gz -o saved.xlsx',
     'news search --title rates --all -f jsonl | news convert -f csv > rates.csv',
   ],
   async run(input, runtime) {
@@ -73,8 +74,9 @@ export const convert: CommandSpec = {
       );
     });
     await opened;
-    const { RecordSource } = await import('../../output/index.js');
-    const source = new RecordSource(stream as AsyncIterable<Uint8Array | string>, {
+    const { RecordSource, gunzipIfCompressed } = await import('../../output/index.js');
+    const bytes = gunzipIfCompressed(stream as AsyncIterable<Uint8Array | string>);
+    const source = new RecordSource(bytes, {
       jobs,
       debug: (m) => runtime.report.debug(m),
     });
