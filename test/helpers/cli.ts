@@ -16,6 +16,8 @@ export interface CliOptions {
   stdin?: string;
   /** Pretend stdout is a terminal of this width. */
   tty?: number;
+  /** Pretend stdin is a terminal. */
+  stdinTty?: boolean;
   signal?: AbortSignal;
   now?: Date;
 }
@@ -42,7 +44,9 @@ export async function runCli(
   const io: CliIO = {
     stdout,
     stderr,
-    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    stdin: Object.assign(Readable.from(options.stdin === undefined ? [] : [options.stdin]), {
+      isTTY: options.stdinTty === true,
+    }),
     env: { XDG_CONFIG_HOME: isolatedConfigHome(), HOME: tmpdir(), ...options.env },
     now: () => options.now ?? new Date(),
   };

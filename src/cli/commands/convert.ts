@@ -61,6 +61,12 @@ export const convert: CommandSpec = {
       );
     }
     const jobs = parseJobs(input.options['jobs']);
+    // Nothing named and nothing piped: waiting on the terminal would look like a hang.
+    if (file === undefined && runtime.io.stdin.isTTY === true) {
+      throw new UsageError('no input: name a FILE, or pipe records in', {
+        hint: 'news convert saved.jsonl -o saved.csv, or: news search … -f jsonl | news convert -f csv (- reads the terminal)',
+      });
+    }
     const stream = file === undefined || file === '-' ? runtime.io.stdin : createReadStream(file);
     const opened = new Promise<void>((resolve, reject) => {
       if (stream === runtime.io.stdin) return resolve();
