@@ -1,36 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { apiFlags, useRecordingServer } from '../helpers/recording-server.js';
+import { TRENDS_SAMPLE, sampleArticle } from '../helpers/samples.js';
 
 const server = useRecordingServer();
 const api = () => apiFlags(server);
-const article = (id: number) => ({
-  id,
-  title: `Article ${id}`,
-  published_at: '2026-11-20T10:00:00Z',
-  source: { domain: 'example.com' },
-});
-
-const TRENDS = {
-  status: 'ok',
-  field: 'entity.id',
-  total_count: 1240,
-  total_articles: 58213,
-  trends: [
-    {
-      value: { id: 5012, name: 'SpaceX', type: 'organization' },
-      count: 342,
-      percentage: 0.59,
-      growth_rate: 2.15,
-    },
-    {
-      value: { id: 3401, name: 'Elon Musk', type: 'person' },
-      count: 218,
-      percentage: 0.37,
-      growth_rate: 1.45,
-    },
-  ],
-};
+const article = sampleArticle;
+const TRENDS = { status: 'ok', ...TRENDS_SAMPLE };
 
 let mode = 'live';
 beforeEach(() => {

@@ -1,18 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { TEST_KEY, apiFlags, useRecordingServer } from '../helpers/recording-server.js';
+import { sampleArticle } from '../helpers/samples.js';
 
 const KEY = TEST_KEY;
 const server = useRecordingServer();
 const api = () => apiFlags(server);
 
-const article = (id: number) => ({
-  id,
-  title: `Article ${id}`,
-  published_at: '2026-11-20T10:00:00Z',
-  source: { domain: 'example.com' },
-  language: 'en',
-});
+const article = sampleArticle;
 
 /** Three pages of two articles each, by the `page` of the request body. */
 function pagedResponder() {

@@ -3,6 +3,7 @@ import { bar, sparkline, splitBar } from '../../src/cli/views/bars.js';
 import { renderProfileCard } from '../../src/cli/views/profile-card.js';
 import { renderTrends, trendGroups } from '../../src/cli/views/trends-chart.js';
 import { PROFILE } from './profile-fixture.js';
+import { TRENDS_SAMPLE } from '../helpers/samples.js';
 
 // The views draw no colour; stripping ANSI anyway keeps these tests honest if they ever do.
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -119,24 +120,8 @@ describe('profile card', () => {
 
 describe('trends chart', () => {
   const single = {
-    field: 'entity.id',
-    total_count: 1240,
-    total_articles: 58213,
-    trends: [
-      {
-        value: { id: 5012, name: 'SpaceX', type: 'organization' },
-        count: 342,
-        percentage: 0.59,
-        growth_rate: 2.15,
-      },
-      {
-        value: { id: 3401, name: 'Elon Musk', type: 'person' },
-        count: 218,
-        percentage: 0.37,
-        growth_rate: 1.45,
-      },
-      { value: 'plain value', count: 12 },
-    ],
+    ...TRENDS_SAMPLE,
+    trends: [...TRENDS_SAMPLE.trends, { value: 'plain value', count: 12 }],
   };
 
   it('renders one field at 70 columns', () => {
