@@ -3,15 +3,7 @@
  * request, so commands that never talk to the API (`--help`, `convert`) do not pay for it.
  */
 export { NewsClient, createClient } from './client.js';
-export {
-  DEFAULT_BASE_URL,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_MAX_RETRY_DELAY_MS,
-  DEFAULT_RETRIES,
-  DEFAULT_RETRY_BASE_DELAY_MS,
-  DEFAULT_TIMEOUT_MS,
-  TEST_MODE_NOTICE,
-} from './defaults.js';
+export * from './defaults.js';
 export type { RequestDescription } from './describe-request.js';
 export { shellQuote } from './describe-request.js';
 export * from './errors.js';
