@@ -1,4 +1,4 @@
-import type { ParamDef } from './types.js';
+import { type ParamDef, paramsOf } from './types.js';
 
 /**
  * Request parameters of POST /v1/news/local beyond the search filters, from
@@ -22,18 +22,7 @@ export const INSIGHTS = [
   'movers',
 ] as const;
 
-const p = (
-  name: string,
-  type: ParamDef['type'],
-  help: string,
-  extra: Partial<ParamDef> = {},
-): ParamDef => ({
-  name,
-  group: 'Location',
-  type,
-  help,
-  ...extra,
-});
+const p = paramsOf('Location');
 
 export const LOCAL_PARAMS: readonly ParamDef[] = [
   p('lat', 'number', 'latitude of the centre', { min: -90, max: 90 }),

@@ -1,5 +1,5 @@
 import { SEARCH_PARAMS } from './search-params.js';
-import type { ParamDef } from './types.js';
+import { type ParamDef, paramsOf } from './types.js';
 
 /**
  * Request body of POST /v1/news/trends, from spec/openapi.json (the
@@ -19,18 +19,7 @@ export const TREND_FIELDS = [
 const SWITCH01 = ['0', '1', 'true', 'false'] as const;
 
 // Grouped with facets in --help: both are aggregations over matching articles.
-const t = (
-  name: string,
-  type: ParamDef['type'],
-  help: string,
-  extra: Partial<ParamDef> = {},
-): ParamDef => ({
-  name,
-  group: 'Facets',
-  type,
-  help,
-  ...extra,
-});
+const t = paramsOf('Facets');
 
 export const TRENDS_AGGREGATION_PARAMS: readonly ParamDef[] = [
   t('field', 'string', 'fields to aggregate (required)', { list: 5, enum: TREND_FIELDS }),

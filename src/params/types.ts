@@ -78,6 +78,13 @@ export interface ParamDef {
   readonly completions?: readonly string[];
 }
 
+/** A maker of one group's parameter definitions, for the small per-endpoint tables. */
+export function paramsOf(
+  group: ParamGroup,
+): (name: string, type: ParamType, help: string, extra?: Partial<ParamDef>) => ParamDef {
+  return (name, type, help, extra = {}) => ({ name, group, type, help, ...extra });
+}
+
 /** A value as the user typed it (flag, `--param`, config) before validation. */
 export type RawValue = string | number | boolean;
 
