@@ -12,11 +12,11 @@ import {
   PRO,
   TEST,
   api,
-  expectEnvelope,
   page,
   search,
   startConformanceServer,
 } from './conformance-server.js';
+import { expectEnvelope } from './server-helpers.js';
 
 let server: MockServer;
 beforeAll(async () => {

@@ -55,30 +55,3 @@ export const page = (r: CallResult): Page => {
   return r.json as Page;
 };
 export const ids = (r: CallResult): number[] => page(r).results.map((a) => a.id);
-
-/**
- * The specification's error envelope: `{status: 'not_ok', request_id, errors:
- * [{status, code, message, links.about, timestamp}]}`, request_id equal to the header.
- */
-export function expectEnvelope(r: CallResult, status: number, code?: string): void {
-  expect(r.status, r.text.slice(0, 300)).toBe(status);
-  const body = r.json as {
-    status: string;
-    request_id: string;
-    errors: {
-      status: number;
-      code?: string;
-      message: string;
-      links: { about: string };
-      timestamp: string;
-    }[];
-  };
-  expect(body.status).toBe('not_ok');
-  expect(body.request_id).toBe(r.headers.get('x-request-id'));
-  const [e] = body.errors;
-  expect(e?.status).toBe(status);
-  if (code !== undefined) expect(e?.code).toBe(code);
-  expect(typeof e?.message).toBe('string');
-  expect(e?.links.about).toMatch(/^https?:\/\//);
-  expect(Number.isNaN(Date.parse(e?.timestamp ?? ''))).toBe(false);
-}

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { expect } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/server.js';
 import { NOW, fakeEngine, makeStore } from './server-fixture.js';
 
@@ -103,4 +104,34 @@ export function assertMatches(path: string, method: string, status: number, body
   const validate = schemaOf(path, method, status);
   if (!validate(body))
     throw new Error(`${method} ${path} ${status}: ${JSON.stringify(validate.errors, null, 1)}`);
+}
+
+/** The specification's error envelope. */
+export interface ErrorEnvelope {
+  status: string;
+  request_id: string;
+  errors: {
+    status: number;
+    code?: string;
+    message: string;
+    links: { about: string };
+    timestamp: string;
+  }[];
+}
+
+/**
+ * The specification's error envelope: `{status: 'not_ok', request_id, errors:
+ * [{status, code, message, links.about, timestamp}]}`, request_id equal to the header.
+ */
+export function expectEnvelope(r: CallResult, status: number, code?: string): void {
+  expect(r.status, r.text.slice(0, 300)).toBe(status);
+  const body = r.json as ErrorEnvelope;
+  expect(body.status).toBe('not_ok');
+  expect(body.request_id).toBe(r.headers.get('x-request-id'));
+  const [e] = body.errors;
+  expect(e?.status).toBe(status);
+  if (code !== undefined) expect(e?.code).toBe(code);
+  expect(typeof e?.message).toBe('string');
+  expect(e?.links.about).toMatch(/^https?:\/\//);
+  expect(Number.isNaN(Date.parse(e?.timestamp ?? ''))).toBe(false);
 }
