@@ -1,7 +1,7 @@
 /**
  * Plumbing of the conformance tests: the real server over the committed
- * fixtures with a frozen clock, requests that check the headers every answer
- * must carry, and the error envelope.
+ * fixtures with a frozen clock, and requests that check the headers every
+ * answer must carry (the error envelope's check is in server-helpers.ts).
  */
 import { expect } from 'vitest';
 import type { Article } from '../../src/mock/fixtures/types.js';
