@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/output/types.js';
+import { BIN, runToEnd } from '../helpers/spawn.js';
 import { TRICKY_ARTICLES } from '../output/tricky-records.js';
 
 /**
@@ -15,7 +14,6 @@ import { TRICKY_ARTICLES } from '../output/tricky-records.js';
  * (`--jobs 1`), whatever the input holds past the first chunk. Inputs are a
  * few MB so that several 1 MB chunks go to the workers.
  */
-const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'news-convert-parallel-'));
 
 interface Result {
@@ -25,13 +23,7 @@ interface Result {
 
 function convert(args: string[]): Promise<Result> {
   const { NEWS_API_KEY: _key, ...env } = process.env;
-  const child = spawn(process.execPath, [BIN, 'convert', ...args], { env });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  child.stdout.resume();
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  return runToEnd(process.execPath, [BIN, 'convert', ...args], env);
 }
 
 /** About 3,000 varied tricky articles: ~4.5 MB of JSON Lines. */

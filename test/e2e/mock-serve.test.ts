@@ -1,42 +1,19 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN, type Spawned, spawnCollecting } from '../helpers/spawn.js';
 
-/**
- * `news mock serve` and `--mock` as a user runs them, through the built
- * binary (`npm test` builds dist/ first). Always spawned asynchronously: a
- * blocking spawn would starve anything serving in this process.
- */
-const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
+/** `news mock serve` and `--mock` as a user runs them, through the built binary. */
 
 const env = () => {
   const { NEWS_API_KEY: _key, NEWS_API_MOCK: _mock, ...rest } = process.env;
   return { ...rest, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'news-e2e-mock-')) };
 };
 
-interface Run {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
+type Run = Spawned;
 
-function start(args: string[]): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { env: env() });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+const start = (args: string[]): Run => spawnCollecting(process.execPath, [BIN, ...args], env());
 
 /** Resolves with stdout once it holds a whole line. */
 async function firstLine(run: Run, timeoutMs = 20_000): Promise<string> {

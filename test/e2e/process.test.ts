@@ -1,16 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingServer } from '../helpers/recording-server.js';
+import { BIN, runToEnd, spawnCollecting } from '../helpers/spawn.js';
 
 /**
  * The built binary as a user runs it: exit codes, stdout/stderr separation,
  * a closed pipe, Ctrl-C. `npm test` builds dist/ before the tests run.
  */
-const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
 const KEY = 'api_live_e2e_secret_9876';
 let server: RecordingServer;
 let slow: RecordingServer;
@@ -39,23 +38,7 @@ afterAll(async () => {
   await slow.stop();
 });
 
-function runAsync(
-  command: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runAsync = (command: string, args: string[]) => runToEnd(command, args, env());
 
 describe('the news binary', () => {
   it('--version prints the version on stdout and exits 0', () => {
@@ -91,20 +74,16 @@ describe('the news binary', () => {
   it('Ctrl-C exits 130 and leaves no partial file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'news-sigint-'));
     const out = join(dir, 'out.jsonl');
-    const child = spawn(
+    const run = spawnCollecting(
       process.execPath,
       [BIN, 'search', '--base-url', slow.url, '-o', out, '--retries', '0', '--timeout', '30'],
-      { env: env() },
+      env(),
     );
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
     await new Promise((resolve) => setTimeout(resolve, 800));
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    run.child.kill('SIGINT');
+    const code = await run.exit;
     expect(code).toBe(130);
-    expect(stderr).toMatch(/^error: interrupted/m);
+    expect(run.stderr()).toMatch(/^error: interrupted/m);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
   });

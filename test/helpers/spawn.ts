@@ -1,0 +1,46 @@
+/**
+ * The built binary as a user runs it (`npm test` builds dist/ first). Always
+ * spawned asynchronously: a blocking spawn would starve anything serving in
+ * the test's own process (a recording server, the mock).
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
+
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  /** What the process printed so far. */
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+export function spawnCollecting(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Spawned {
+  const child = spawn(command, args, { env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** Runs to the end: exit code and everything printed. */
+export async function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnCollecting(command, args, env);
+  const code = await run.exit;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
