@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createSearchEngine } from '../../src/mock/search/index.js';
-import { translatePrompt } from '../../src/mock/search/prompt.js';
+import { promptVocabularyOf, translatePrompt } from '../../src/mock/search/prompt.js';
 import { CORPUS } from './search-corpus.js';
 import { NOW, ctx, ids, makeStore } from './search-fixture.js';
 import { expectSchema } from './search-schema.js';
 
 const store = makeStore(CORPUS);
-const vocab = {
-  languages: store.languages,
-  countries: store.countries,
-  entities: store.suggest.entities,
-  topics: store.suggest.topics,
-  categories: store.suggest.categories,
-  eventTypes: store.eventTypes.map((e) => e.code),
-};
+const vocab = promptVocabularyOf(store);
 const translate = (text: string) => translatePrompt(text, vocab, NOW).params;
 
 describe('prompt translation rules', () => {

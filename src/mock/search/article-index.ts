@@ -2,7 +2,7 @@ import type { Article, FixtureStore } from '../fixtures/types.js';
 import { type Columns, createColumns } from './columns.js';
 import { categorySlug, toDoc } from './doc.js';
 import type { FacetField, FacetLookup } from './facets.js';
-import type { PromptVocabulary } from './prompt.js';
+import { type PromptVocabulary, promptVocabularyOf } from './prompt.js';
 import type { Doc } from './types.js';
 
 /**
@@ -115,14 +115,6 @@ export class ArticleIndex {
   }
 
   get promptVocabulary(): PromptVocabulary {
-    const { store } = this;
-    return {
-      languages: store.languages,
-      countries: store.countries,
-      entities: store.suggest.entities,
-      topics: store.suggest.topics,
-      categories: store.suggest.categories,
-      eventTypes: store.eventTypes.map((e) => e.code),
-    };
+    return promptVocabularyOf(this.store);
   }
 }

@@ -1,3 +1,4 @@
+import type { FixtureStore } from '../fixtures/types.js';
 import { DAY_MS, HOUR_MS, startOfDay } from './dates.js';
 import { categorySlug } from './doc.js';
 
@@ -16,6 +17,18 @@ export interface PromptVocabulary {
   readonly topics: readonly { id: string; name: string }[];
   readonly categories: readonly { id: number; name: string }[];
   readonly eventTypes: readonly string[];
+}
+
+/** The names a store has data for. */
+export function promptVocabularyOf(store: FixtureStore): PromptVocabulary {
+  return {
+    languages: store.languages,
+    countries: store.countries,
+    entities: store.suggest.entities,
+    topics: store.suggest.topics,
+    categories: store.suggest.categories,
+    eventTypes: store.eventTypes.map((e) => e.code),
+  };
 }
 
 export type IgnoredReason =
