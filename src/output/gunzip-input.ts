@@ -22,7 +22,8 @@ export async function* gunzipIfCompressed(input: AsyncIterable<Piece>): AsyncGen
     const next = await pieces.next();
     if (next.done) break;
     head.push(next.value);
-    length += typeof next.value === 'string' ? Infinity : next.value.length;
+    if (typeof next.value === 'string') break; // text, not gzip
+    length += next.value.length;
   }
   const rest: AsyncIterable<Piece> = { [Symbol.asyncIterator]: () => pieces };
   const all = async function* (): AsyncGenerator<Piece> {
