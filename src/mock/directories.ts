@@ -3,12 +3,18 @@
  * Billing: 1 point when the answer has at least one result (a profile always
  * has one; a missing id is a 404 and free).
  */
+import {
+  ENTITY_DIRECTORY_PARAMS,
+  JOURNALIST_DIRECTORY_PARAMS,
+} from '../params/directory-params.js';
 import { PLAN_LIMITS } from './accounts.js';
 import { entityCoverage, journalistCoverage } from './coverage.js';
 import { MockHttpError } from './error-envelope.js';
 import type { Article, Company, FixtureStore, Journalist, Person } from './fixtures/types.js';
 import type { JsonReply, RouteContext } from './route-types.js';
+import { parseParams } from './search/parse-request.js';
 import { testModeArticle as previewArticle } from './search/test-mode.js';
+import type { Params } from './search/types.js';
 
 export type DirectoryKind = 'people' | 'companies' | 'journalists';
 
@@ -23,16 +29,19 @@ export function listDirectory(
   ctx: RouteContext,
 ): JsonReply {
   const plan = ctx.account!.plan;
+  // The CLI's table (journalists have no knowledge-base id: there it is ignored
+  // like any unknown parameter). An invalid value is not applied.
+  const table = kind === 'journalists' ? JOURNALIST_DIRECTORY_PARAMS : ENTITY_DIRECTORY_PARAMS;
+  const { values } = parseParams(ctx.params as Params, table);
+  // per_page is read apart: above 250 it is capped, like the plan ceiling, not dropped.
   const perPage = Math.min(
     positiveInt(ctx.params['per_page']) ?? DEFAULT_PER_PAGE,
     MAX_PER_PAGE,
     PLAN_LIMITS[plan].perPage,
   );
-  const page = positiveInt(ctx.params['page']) ?? 1;
-  const name = text(ctx.params['name'])?.toLowerCase();
-  // Journalists have no knowledge-base id; the parameter is ignored there like any unknown one.
-  const wikidata =
-    kind === 'journalists' ? undefined : text(ctx.params['wikidata_id'])?.replace(/^q/i, '');
+  const page = Number(values.get('page') ?? 1);
+  const name = text(values.get('name'))?.toLowerCase();
+  const wikidata = text(values.get('wikidata_id'))?.replace(/^q/i, '');
 
   const records: readonly (Person | Company | Journalist)[] =
     kind === 'people' ? store.people : kind === 'companies' ? store.companies : store.journalists;

@@ -55,6 +55,13 @@ describe('mock server: directory lists', () => {
     expect(company.results.map((c) => c.id)).toEqual([ACME]);
   });
 
+  it('does not apply a wikidata_id that is not one (the parameter table decides)', async () => {
+    const all = (await call(server, 'GET', '/v1/people', pro)).json as ListBody;
+    const bad = (await call(server, 'GET', '/v1/people?wikidata_id=Ada', pro)).json as ListBody;
+    expect(bad.results.length).toBeGreaterThan(1);
+    expect(bad.results).toEqual(all.results);
+  });
+
   it('pages with page and per_page and says when more pages follow', async () => {
     const first = (await call(server, 'GET', '/v1/people?per_page=10&page=1', pro))
       .json as ListBody;
