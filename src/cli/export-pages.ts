@@ -1,7 +1,24 @@
 import type { PageSource } from '../output/format-writer.js';
-import type { RecordKind } from '../output/types.js';
-import { chooseFormat } from './list-runner.js';
+import { UsageError } from '../api/errors.js';
+import type { FormatName, RecordKind } from '../output/types.js';
 import type { Runtime } from './runtime.js';
+
+/** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
+export async function chooseFormat(runtime: Runtime): Promise<FormatName> {
+  const { format, output } = runtime.settings;
+  if (format !== undefined) return format;
+  if (output !== undefined && output !== '-') {
+    const { formatFromPath } = await import('../output/index.js');
+    const fromPath = formatFromPath(output);
+    if (fromPath === undefined) {
+      throw new UsageError(`cannot tell the format from the file name "${output}"`, {
+        hint: 'name the format with -f, e.g. -f csv',
+      });
+    }
+    return fromPath;
+  }
+  return runtime.io.stdout.isTTY ? 'table' : 'json';
+}
 
 /**
  * The one path from records to stdout or a file: picks the format, passes the

@@ -1,5 +1,5 @@
 import type { RequestSpec } from '../api/types.js';
-import type { ApiRecord, FormatName, RecordKind } from '../output/types.js';
+import type { ApiRecord, RecordKind } from '../output/types.js';
 import { UsageError } from '../api/errors.js';
 import { exportPages } from './export-pages.js';
 import { ProgressLine } from './reporter.js';
@@ -36,23 +36,6 @@ export function recordsOf(body: unknown): ApiRecord[] {
   const envelope = body as { results?: unknown; articles?: unknown };
   const list = envelope.results ?? envelope.articles;
   return Array.isArray(list) ? (list as ApiRecord[]) : [];
-}
-
-/** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
-export async function chooseFormat(runtime: Runtime): Promise<FormatName> {
-  const { format, output } = runtime.settings;
-  if (format !== undefined) return format;
-  if (output !== undefined && output !== '-') {
-    const { formatFromPath } = await import('../output/index.js');
-    const fromPath = formatFromPath(output);
-    if (fromPath === undefined) {
-      throw new UsageError(`cannot tell the format from the file name "${output}"`, {
-        hint: 'name the format with -f, e.g. -f csv',
-      });
-    }
-    return fromPath;
-  }
-  return runtime.io.stdout.isTTY ? 'table' : 'json';
 }
 
 /**

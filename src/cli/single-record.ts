@@ -1,6 +1,6 @@
 import type { ApiRecord, RecordKind } from '../output/types.js';
 import { exportPages } from './export-pages.js';
-import { chooseFormat } from './list-runner.js';
+import { chooseFormat } from './export-pages.js';
 import type { Runtime } from './runtime.js';
 
 /** Exports an in-memory list (a response that is one array) in the chosen format. */

@@ -1,5 +1,6 @@
 /** The contract between the export driver (export.ts) and one format module. */
 import type { Column } from './columns.js';
+import type { RowGroupMeta } from './formats/parquet-meta.js';
 import type { Sink } from './sink.js';
 import type { ApiRecord, FormatName, RecordKind } from './types.js';
 
@@ -46,7 +47,7 @@ export interface EncodedPage {
   /** The page's bytes; for Parquet one row group, offsets counted from its first byte. */
   readonly bytes: Uint8Array;
   /** Parquet: the row group's metadata (RowGroup and PageIndexes), and values that did not fit. */
-  readonly parquet?: import('./formats/parquet.js').RowGroupMeta;
+  readonly parquet?: RowGroupMeta;
 }
 
 /** A page in the export pipeline: records, or records already encoded. */

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../api/errors.js';
 import { UsageError } from '../../api/errors.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandInput } from '../command-spec.js';
-import { chooseFormat } from '../list-runner.js';
+import { chooseFormat } from '../export-pages.js';
 import type { Runtime } from '../runtime.js';
 import { exportList, writeSingle } from '../single-record.js';
 import { type DirectoryKind, renderProfileCard } from '../views/profile-card.js';

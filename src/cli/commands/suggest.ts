@@ -1,6 +1,6 @@
 import type { ApiRecord } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
-import { chooseFormat } from '../list-runner.js';
+import { chooseFormat } from '../export-pages.js';
 import { exportList } from '../single-record.js';
 
 type SuggestKind = 'entities' | 'categories' | 'topics' | 'industries';

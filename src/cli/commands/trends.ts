@@ -2,7 +2,7 @@ import { UsageError } from '../../api/errors.js';
 import { TRENDS_PARAMS, TREND_FIELDS } from '../../params/trends-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { chooseFormat } from '../list-runner.js';
+import { chooseFormat } from '../export-pages.js';
 import { exportList } from '../single-record.js';
 import { renderTrends, trendGroups, trendRecords } from '../views/trends-chart.js';
 

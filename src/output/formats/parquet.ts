@@ -20,7 +20,9 @@ import { cellReader } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
+import type { RowGroupMeta } from './parquet-meta.js';
 import { Utf8Blocks } from './utf8-blocks.js';
+
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -153,17 +155,8 @@ function schemaOf(columns: readonly Column[]): SchemaElement[] {
   ];
 }
 
-type RowGroup = ParquetWriter['row_groups'][number];
-type PageIndexes = ParquetWriter['pendingIndexes'][number];
 
 /** A row group's metadata, its offsets counted from the group's first byte. */
-export interface RowGroupMeta {
-  readonly rowGroup: RowGroup;
-  /** The column chunks' page indexes; each `chunk` is the same object as in `rowGroup.columns`. */
-  readonly indexes: PageIndexes[];
-  /** Values that did not fit their column's type, written as null. */
-  readonly misfits: number;
-}
 
 const PAR1_LENGTH = 4;
 

@@ -1,0 +1,77 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * docs/ARCHITECTURE.md: no import cycles in src/. Every relative import
+ * counts, static or `import()`, value or type: a cycle of types is still two
+ * files that cannot be read apart.
+ */
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = new Set<string>();
+  for (const match of text.matchAll(IMPORT)) {
+    found.add(resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts')));
+  }
+  return [...found];
+}
+
+/** Tarjan's strongly connected components with more than one file, or a file importing itself. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component);
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+describe('src/', () => {
+  it('has no import cycles', () => {
+    const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
+    expect(graph.size).toBeGreaterThan(100);
+    const named = cycles(graph).map((c) => c.map((f) => relative(SRC, f)).sort());
+    expect(named).toEqual([]);
+  });
+});
