@@ -23,7 +23,6 @@ import type { Sink } from '../sink.js';
 import type { RowGroupMeta } from './parquet-meta.js';
 import { Utf8Blocks } from './utf8-blocks.js';
 
-
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
 
@@ -154,7 +153,6 @@ function schemaOf(columns: readonly Column[]): SchemaElement[] {
     ...columns.map((c, i) => element(names[i]!, c.type)),
   ];
 }
-
 
 /** A row group's metadata, its offsets counted from the group's first byte. */
 
