@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { InterruptedError } from '../api/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { closedStdout, stdoutWasClosed } from './closed-stdout.js';
 import type { CliIO } from './context.js';
 import { EXIT, describeFailure } from './exit-codes.js';
 import { buildProgram, usageErrorFromCommander } from './program.js';
@@ -91,7 +92,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   });
 
   const io: CliIO = {
-    stdout: process.stdout,
+    stdout: stdoutWasClosed() ? closedStdout() : process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,

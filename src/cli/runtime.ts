@@ -136,21 +136,25 @@ export class Runtime {
     await this.write(lines.join('\n'));
   }
 
-  /** Writes to stdout, waiting for drain; a closed pipe ends output quietly. */
+  /**
+   * Writes to stdout, waiting for drain; a closed pipe ends output quietly,
+   * any other failure to write (a closed stdout, a full disk) is an error.
+   */
   write(text: string): Promise<void> {
     if (this.stdoutClosed) return Promise.resolve();
     const out = this.io.stdout;
-    return new Promise((resolve) => {
-      const onError = (error: NodeJS.ErrnoException) => {
-        if (error.code === 'EPIPE') this.stdoutClosed = true;
-        resolve();
+    return new Promise((resolve, reject) => {
+      const settle = (error: NodeJS.ErrnoException | null | undefined): void => {
+        out.off('error', settle);
+        if (error === null || error === undefined) resolve();
+        else if (error.code === 'EPIPE') {
+          this.stdoutClosed = true;
+          resolve();
+        } else reject(error);
       };
-      out.once('error', onError);
+      out.once('error', settle);
       // The callback fires once the chunk is flushed: that is the backpressure.
-      out.write(text, () => {
-        out.off('error', onError);
-        resolve();
-      });
+      out.write(text, settle);
     });
   }
 

@@ -186,6 +186,10 @@ export async function exportRecords(
     while (!current.done) {
       await race(writePage(writer, current.value));
       records += pageRecords(current.value);
+      // A reader on stdout (`| jq`, `| head -1`) gets each page as soon as it is
+      // encoded: nothing paid for waits in the batch for the next page, and a
+      // closed pipe shows up before the next page is fetched.
+      if (toStdout) await race(sink.flush());
       if (sink.broken) break;
       current = await race(iterator.next());
     }

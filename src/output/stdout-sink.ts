@@ -1,7 +1,8 @@
 /**
  * Standard output as a sink. EPIPE (the reader closed: `news search | head -1`)
  * marks the sink broken instead of throwing, so the export stops pulling
- * pages and ends quietly. stdout itself is never ended: the CLI may still
+ * pages and ends quietly. What arrived is written: the export flushes every
+ * page, and a failure flushes what is batched before the error is reported. stdout itself is never ended: the CLI may still
  * print after us, and Node refuses to close fd 1 anyway.
  */
 import { StreamSink } from './sink.js';
@@ -21,7 +22,16 @@ export class StdoutSink extends StreamSink {
     this.release();
   }
 
+  /**
+   * A failed or interrupted export to stdout keeps what arrived: the complete
+   * records still batched are written out (a file, by contrast, is removed).
+   */
   async abort(): Promise<void> {
+    try {
+      if (!this.isBroken && this.error === undefined) await this.flush();
+    } catch {
+      // Writing failed too: the export's own error is the one to report.
+    }
     this.discard();
     this.release();
   }

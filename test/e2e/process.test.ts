@@ -13,6 +13,9 @@ import { BIN, runToEnd, spawnCollecting } from '../helpers/spawn.js';
 const KEY = 'api_live_e2e_secret_9876';
 let server: RecordingServer;
 let slow: RecordingServer;
+/** Small records (what `--fields id` asks for), 50 pages; page `failOn` answers 500. */
+let small: RecordingServer;
+let failOn = 0;
 
 const env = () => ({
   ...process.env,
@@ -32,10 +35,17 @@ beforeAll(async () => {
   }).start();
   // Never answers: the request is in flight when Ctrl-C comes.
   slow = await new RecordingServer(() => null).start();
+  small = await new RecordingServer((req) => {
+    const page = Number((req.body as { page?: number } | undefined)?.page ?? 1);
+    if (page === failOn) return { status: 500, body: { errors: [{ message: 'boom' }] } };
+    const results = Array.from({ length: 100 }, (_, i) => ({ id: page * 1000 + i, title: 't' }));
+    return { body: { status: 'ok', page, has_next_pages: page < 50, results } };
+  }).start();
 });
 afterAll(async () => {
   await server.stop();
   await slow.stop();
+  await small.stop();
 });
 
 const runAsync = (command: string, args: string[]) => runToEnd(command, args, env());
@@ -70,6 +80,63 @@ describe('the news binary', () => {
     expect(status).toBe('status=0');
     expect(r.stderr).toBe('');
   });
+
+  it('`| head -1` with small records stops the fetching: no batch holds pages back', async () => {
+    small.requests.length = 0;
+    failOn = 0;
+    const r = await runAsync('bash', [
+      '-c',
+      `"${process.execPath}" "${BIN}" search --base-url ${small.url} --all -f jsonl --fields id,title | head -1; echo "status=\${PIPESTATUS[0]}"`,
+    ]);
+    const [line, status] = r.stdout.trim().split('\n');
+    expect(JSON.parse(line!)).toEqual({ id: 1000, title: 't' });
+    expect(status).toBe('status=0');
+    // Page 1, the prefetched page 2, at most one more on its way when the
+    // write of page 2 finds the pipe closed: never the 50 pages.
+    expect(small.requests.length).toBeLessThanOrEqual(4);
+  });
+
+  it('a run that fails on page N has written every record of pages 1..N-1 to stdout', async () => {
+    small.requests.length = 0;
+    failOn = 4;
+    const r = await runAsync(process.execPath, [
+      BIN,
+      'search',
+      '--base-url',
+      small.url,
+      '--all',
+      '-f',
+      'jsonl',
+      '--fields',
+      'id',
+      '--retries',
+      '0',
+    ]);
+    failOn = 0;
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(300);
+    expect(JSON.parse(lines[299]!)).toEqual({ id: 3099 });
+    expect(r.stderr).toMatch(/^error: boom \(HTTP 500/m);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a closed stdout (>&-) is an error, not output silently lost; >/dev/null is fine',
+    async () => {
+      const closed = await runAsync('bash', [
+        '-c',
+        `"${process.execPath}" "${BIN}" search --base-url ${small.url} -f jsonl >&-`,
+      ]);
+      expect(closed.code).toBe(1);
+      expect(closed.stderr).toMatch(/^error: standard output is closed/m);
+      const discarded = await runAsync('bash', [
+        '-c',
+        `"${process.execPath}" "${BIN}" search --base-url ${small.url} -f jsonl >/dev/null`,
+      ]);
+      expect(discarded.code).toBe(0);
+      expect(discarded.stderr).toBe('');
+    },
+  );
 
   it('Ctrl-C exits 130 and leaves no partial file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'news-sigint-'));
