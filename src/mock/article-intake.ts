@@ -132,7 +132,8 @@ const UNKNOWN_SOURCE: Article['source'] = {
   is_verified: false,
 };
 
-function maxArticleId(store: FixtureStore): number {
+/** The newest id in indexing order: a new article gets the next one. */
+export function maxArticleId(store: FixtureStore): number {
   let max = 0;
   for (const id of store.articleById.keys()) if (id > max) max = id;
   return max;

@@ -17,7 +17,7 @@ import { setTimeout as wallSleep } from 'node:timers/promises';
 import { type Account, Accounts, authenticate, modeOfKey, presentedKey } from './accounts.js';
 import { addAdminRoutes } from './admin-routes.js';
 import { addApiRoutes } from './api-routes.js';
-import { indexArticles, normalizeArticles } from './article-intake.js';
+import { indexArticles, maxArticleId, normalizeArticles } from './article-intake.js';
 import { ArticleBus } from './article-bus.js';
 import { type MockClock, createClock } from './clock.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
@@ -39,6 +39,7 @@ import {
 } from './faults.js';
 import type { Article, FixtureStore } from './fixtures/types.js';
 import { JsonBodyWriter } from './json-body.js';
+import { type Publisher, startPublisher } from './publisher.js';
 import { API_BODY_LIMIT, isPlainObject, parseJson, readBody, writeJson } from './http-io.js';
 import { WEBSOCKET_MESSAGE, addNewsRoutes } from './news-routes.js';
 import {
@@ -70,6 +71,8 @@ export interface MockServerOptions {
   failRate?: number;
   /** Wall-clock milliseconds added before every answer. Default 0. */
   latencyMs?: number;
+  /** New fixture articles per minute of mock time (src/mock/publisher.ts). Default 0: none. */
+  publishRate?: number;
   /** No request log on stderr. */
   quiet?: boolean;
   /** Use this store instead of loading fixtures (tests, embedding). */
@@ -352,9 +355,23 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${urlHost}:${address.port}`;
 
+  const publisher: Publisher | undefined =
+    options.publishRate === undefined || options.publishRate === 0
+      ? undefined
+      : startPublisher({
+          clock,
+          ratePerMinute: options.publishRate,
+          seed: options.seed ?? store.seed,
+          nextId: () => maxArticleId(store) + 1,
+          index: (articles) => {
+            indexNew(articles);
+          },
+        });
+
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
+      publisher?.stop();
       clock.dispose();
       server.close(() => resolve());
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would

@@ -47,9 +47,15 @@ export const mock: CommandSpec = {
           description: 'answer this fraction of requests with a 5xx (seeded, reproducible)',
         },
         { flags: '--latency <ms>', description: 'add this delay to every response' },
+        {
+          flags: '--publish-rate <n>',
+          description:
+            'publish N new fixture articles per minute of mock time, for streams and webhooks',
+        },
       ],
       examples: [
         'news mock serve --port 4010',
+        'news mock serve --port 0 --publish-rate 60 --time-scale 0.1',
         'news search --base-url http://127.0.0.1:4010 --api-key api_test_mock_basic',
       ],
       async run(input, runtime) {
@@ -80,6 +86,12 @@ export const mock: CommandSpec = {
           (n) => n >= 0,
           'must be a number of milliseconds, at least 0',
         );
+        const publishRate = number(
+          o,
+          'publishRate',
+          (n) => n >= 0,
+          'must be a number of articles per minute, at least 0',
+        );
         let now: Date | undefined;
         if (o['now'] !== undefined) {
           now = new Date(String(o['now']));
@@ -96,6 +108,7 @@ export const mock: CommandSpec = {
           ...(timeScale === undefined ? {} : { timeScale }),
           ...(failRate === undefined ? {} : { failRate }),
           ...(latencyMs === undefined ? {} : { latencyMs }),
+          ...(publishRate === undefined ? {} : { publishRate }),
         });
         await runtime.write(`${server.url}\n`);
         runtime.report.notice('mock API ready: fixture data; Ctrl-C stops it');

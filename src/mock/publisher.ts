@@ -1,0 +1,71 @@
+/**
+ * `--publish-rate N`: N new articles per minute of mock time, made by the
+ * fixture generator and indexed like `POST /__mock/articles`, so streams and
+ * webhooks have traffic without anyone posting. Runs on the mock clock
+ * (`--time-scale` speeds it up). At high rates a tick publishes a batch: the
+ * tick is never shorter than MIN_TICK_WALL_MS of wall time, and the articles
+ * due since the last tick are published together, so the rate holds without a
+ * timer per article.
+ */
+import type { MockClock, MockTimer } from './clock.js';
+import { LiveArticles } from './fixtures/generate.js';
+import type { Article } from './fixtures/types.js';
+
+const MINUTE_MS = 60_000;
+const MIN_TICK_WALL_MS = 10;
+
+export interface PublisherOptions {
+  clock: MockClock;
+  /** Articles per mock minute, > 0. */
+  ratePerMinute: number;
+  seed: number;
+  /** The next id in indexing order (the store's newest + 1). */
+  nextId(): number;
+  /** Indexes and announces the articles (the server's intake). */
+  index(articles: Article[]): void;
+}
+
+export interface Publisher {
+  /** How many articles it has published so far. */
+  readonly published: number;
+  stop(): void;
+}
+
+export function startPublisher(options: PublisherOptions): Publisher {
+  const { clock, ratePerMinute } = options;
+  if (!(ratePerMinute > 0) || !Number.isFinite(ratePerMinute)) {
+    throw new RangeError(`publish rate must be a positive number, got ${ratePerMinute}`);
+  }
+  const live = new LiveArticles(options.seed);
+  const perArticleMs = MINUTE_MS / ratePerMinute;
+  const tickMs = Math.max(perArticleMs, MIN_TICK_WALL_MS / clock.timeScale);
+  const startedMs = clock.nowMs();
+  let published = 0;
+  let timer: MockTimer | undefined;
+  let stopped = false;
+
+  const tick = (): void => {
+    if (stopped) return;
+    const due = Math.floor((clock.nowMs() - startedMs) / perArticleMs) - published;
+    if (due > 0) {
+      const now = clock.now();
+      let id = options.nextId();
+      const batch: Article[] = [];
+      for (let i = 0; i < due; i++) batch.push(live.make(id++, now));
+      published += due;
+      options.index(batch);
+    }
+    timer = clock.setTimeout(tick, tickMs);
+  };
+  timer = clock.setTimeout(tick, tickMs);
+
+  return {
+    get published() {
+      return published;
+    },
+    stop() {
+      stopped = true;
+      timer?.cancel();
+    },
+  };
+}
