@@ -11,6 +11,13 @@ interface MockHandle {
   close(): Promise<void>;
 }
 
+/** What a command may ask of the in-process mock (`--mock`); the rest is the mock's defaults. */
+export interface InProcessMockOptions {
+  /** New articles per mock minute (live commands: stream, webhooks listen). */
+  publishRate?: number;
+  timeScale?: number;
+}
+
 /**
  * Per-invocation services for command handlers: the client (started lazily,
  * against the in-process mock with --mock), stdout writing that survives a
@@ -23,6 +30,10 @@ export class Runtime {
   private meter: PointsMeter | undefined;
   /** Set when stdout's reader went away (`| head`): stop producing, exit 0. */
   stdoutClosed = false;
+  /** Set by a command before `client()` to shape the in-process mock. */
+  mockOptions: InProcessMockOptions = {};
+  /** The in-process mock's URL once `client()` started it (its admin routes live there). */
+  mockUrl: string | undefined;
 
   constructor(
     readonly io: CliIO,
@@ -50,9 +61,14 @@ export class Runtime {
     let apiKey = this.settings.apiKey;
     if (this.settings.mock) {
       const { startMockServer } = await import('../mock/server.js');
-      const mock: MockHandle = await startMockServer({ port: 0, quiet: true });
+      const mock: MockHandle = await startMockServer({
+        port: 0,
+        quiet: true,
+        ...this.mockOptions,
+      });
       this.cleanups.push(() => mock.close());
       baseUrl = mock.url;
+      this.mockUrl = mock.url;
       apiKey ??= MOCK_DEFAULT_KEY;
       this.report.notice(`using the built-in mock at ${mock.url}: fixture data, not the real API`);
     }
