@@ -1,15 +1,17 @@
 import { UsageError } from '../api/errors.js';
+import { ARTICLE_ID_PARAM } from '../params/article-params.js';
 import { searchParam } from '../params/registry.js';
 import { checkValue } from '../params/values.js';
 
 /**
  * Ids given as arguments (`news article 1 2,3`), checked by the parameter the
- * endpoint fills with them (`article.id`: at most 5 numeric ids; `author.id`:
- * at most 3), so arguments and flags obey one rule. Returns the comma list.
+ * endpoint fills with them (`id` of the article endpoint: at most 100 numeric
+ * ids; `author.id`: at most 3), so arguments and flags obey one rule. Returns
+ * the comma list.
  */
 export function idArguments(
   args: readonly string[],
-  param: 'article.id' | 'author.id',
+  param: 'id' | 'author.id',
   label: string,
 ): string {
   const joined = args
@@ -18,7 +20,7 @@ export function idArguments(
     .filter((a) => a !== '')
     .join(',');
   if (joined === '') throw new UsageError(`${label} needs at least one id`);
-  const def = searchParam(param);
+  const def = param === 'id' ? ARTICLE_ID_PARAM : searchParam(param);
   if (def === undefined) throw new Error(`${param} is missing from the parameter table`);
   const check = checkValue(def, joined);
   if (!check.ok)

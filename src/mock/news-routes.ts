@@ -6,7 +6,9 @@
 import { PLAN_LIMITS } from './accounts.js';
 import type { ArticleBus } from './article-bus.js';
 import type { EngineResult, NewsEngine, SearchContext } from './engine-adapter.js';
+import { feedFilter } from './classification-feeds.js';
 import { MockHttpError } from './error-envelope.js';
+import type { FixtureStore } from './fixtures/types.js';
 import { selectFields } from './field-list.js';
 import { isPlainObject } from './http-io.js';
 import type { Method, Router } from './router.js';
@@ -37,6 +39,7 @@ export function addNewsRoutes(
   router: Router<RouteDef>,
   engine: () => NewsEngine,
   bus: ArticleBus,
+  store: () => FixtureStore,
 ): void {
   const news = (run: (ctx: RouteContext, sc: SearchContext) => EngineResult): RouteDef => ({
     auth: 'key',
@@ -97,30 +100,36 @@ export function addNewsRoutes(
       '/v1/news/entity/:entityId',
       news((c, sc) => engine().entityFeed(c.pathParams['entityId']!, c.params, sc)),
     )
-    // The OpenAPI document's classification feeds: search with the path's id as the filter.
+    // The OpenAPI document's classification feeds: search with the path's id as
+    // the filter; an unknown or malformed id is a 404 (classification-feeds.ts).
     .add(
       BOTH,
       '/v1/news/category/:taxonomy/:categoryId',
-      news((c, sc) =>
-        engine().everything(
-          { ...c.params, 'category.id': categorySlug(c.pathParams['categoryId']!) },
-          sc,
-        ),
-      ),
+      news((c, sc) => {
+        const f = feedFilter(
+          store(),
+          'category',
+          c.pathParams['categoryId']!,
+          c.pathParams['taxonomy'],
+        );
+        return engine().everything({ ...c.params, [f.name]: f.value }, sc);
+      }),
     )
     .add(
       BOTH,
       '/v1/news/topic/:topicId',
-      news((c, sc) =>
-        engine().everything({ ...c.params, 'topic.id': c.pathParams['topicId']! }, sc),
-      ),
+      news((c, sc) => {
+        const f = feedFilter(store(), 'topic', c.pathParams['topicId']!);
+        return engine().everything({ ...c.params, [f.name]: f.value }, sc);
+      }),
     )
     .add(
       BOTH,
       '/v1/news/industry/:industryId',
-      news((c, sc) =>
-        engine().everything({ ...c.params, 'industry.id': c.pathParams['industryId']! }, sc),
-      ),
+      news((c, sc) => {
+        const f = feedFilter(store(), 'industry', c.pathParams['industryId']!);
+        return engine().everything({ ...c.params, [f.name]: f.value }, sc);
+      }),
     )
     // Reference data: free, so an exhausted key can still read it.
     .add(BOTH, '/v1/news/event-types', {
@@ -156,9 +165,4 @@ function notServed(ctx: RouteContext): JsonReply {
     undefined,
     `${ctx.url.pathname} is in the provider's OpenAPI document but not in the specification the mock serves.`,
   );
-}
-
-/** `/v1/news/category/iptc_mediatopics/4000000` or `…/medtop:04000000` → `medtop:04000000`. */
-function categorySlug(id: string): string {
-  return /^\d+$/.test(id) ? `medtop:${id.padStart(8, '0')}` : id;
 }

@@ -141,7 +141,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const router = new Router<RouteDef>();
   addApiRoutes(router, () => store);
-  addNewsRoutes(router, () => engine, bus);
+  addNewsRoutes(
+    router,
+    () => engine,
+    bus,
+    () => store,
+  );
   addWebhookRoutes(router, webhooks);
   addAdminRoutes(router, {
     accounts,

@@ -1,3 +1,4 @@
+import { normalizeCategoryId } from './category-id.js';
 import type { ExactEntityKind, ParamDef, ParamGroup } from './types.js';
 
 /**
@@ -292,11 +293,17 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   flag('is_verified_source', 'Source', 'verified sources only (1) or none (0)'),
 
   // Classification and entities
-  ...pair('category.id', 'Classification', 'these IPTC categories (medtop:<digits>)', {
-    list: 3,
-    pattern: /^medtop:\d+$/,
-    patternHint: 'an IPTC media topic such as medtop:04000000',
-  }),
+  ...pair(
+    'category.id',
+    'Classification',
+    'these IPTC categories (medtop:<digits> or the number)',
+    {
+      list: 3,
+      normalize: normalizeCategoryId,
+      pattern: /^medtop:\d{8}$/,
+      patternHint: 'an IPTC media topic such as medtop:04000000 or 4000000',
+    },
+  ),
   ...pair(
     'topic.id',
     'Classification',
@@ -351,7 +358,7 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     'entity.sentiment.score',
     'Classification',
     'number',
-    'sentiment score toward the selected entities',
+    'sentiment score toward the selected entities (without a selector: toward any entity)',
     SCORE,
     false,
   ),

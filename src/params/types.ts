@@ -74,6 +74,8 @@ export interface ParamDef {
   readonly exactEntity?: ExactEntityKind;
   /** An entity selector: makes `entity.sentiment.*` meaningful (ER0293). */
   readonly entitySelector?: boolean;
+  /** Rewrites each value (each list value) into its canonical form before it is checked and sent. */
+  readonly normalize?: (value: string) => string;
   /** Shell-completion values when they differ from `enum` (e.g. list values). */
   readonly completions?: readonly string[];
 }

@@ -80,18 +80,13 @@ function checkCrossRules(
 ): void {
   const has = (name: string) => body[name] !== undefined;
 
-  if (
-    has('entity.sentiment.polarity') ||
-    has('entity.sentiment.score.min') ||
-    has('entity.sentiment.score.max')
-  ) {
+  // ER0293 is the specification's rule for entity.sentiment.polarity only; the
+  // score bounds alone apply to any entity of the article (openapi), so they pass.
+  if (has('entity.sentiment.polarity')) {
     const selected = Object.keys(body).some((name) => lookup(name)?.entitySelector);
     if (!selected) {
-      const which = has('entity.sentiment.polarity')
-        ? 'entity.sentiment.polarity'
-        : 'entity.sentiment.score.min';
       fail(
-        label(has(which) ? which : 'entity.sentiment.score.max'),
+        label('entity.sentiment.polarity'),
         'needs an entity selector (--entity-id or a --*-name filter such as --organization-name)',
         'ER0293',
       );

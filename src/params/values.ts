@@ -99,7 +99,7 @@ export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
         };
       }
       if (def.list !== undefined) {
-        const values = splitList(text);
+        const values = splitList(text).map((v) => def.normalize?.(v) ?? v);
         if (values.length > def.list) {
           return {
             ok: false,
@@ -113,8 +113,9 @@ export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
         }
         return { ok: true, value: values.join(',') };
       }
-      const problem = checkOne(def, text);
-      return problem ? { ok: false, rule: problem, code: def.code } : { ok: true, value: text };
+      const value = def.normalize?.(text) ?? text;
+      const problem = checkOne(def, value);
+      return problem ? { ok: false, rule: problem, code: def.code } : { ok: true, value };
     }
   }
 }

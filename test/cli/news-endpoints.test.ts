@@ -120,10 +120,18 @@ describe('news article IDS', () => {
     expect(req.body).toMatchObject({ id: '101,102,103' });
   });
 
-  it('refuses a sixth id before sending', async () => {
-    const r = await runCli(['article', '1,2,3', '4', '5', '6', ...api()]);
+  it('takes up to 100 ids (the article endpoint, not the 5-id search filter)', async () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => String(i + 1));
+    const r = await runCli(['article', ...hundred, ...api(), '-f', 'json']);
+    expect(r.code).toBe(0);
+    expect(server.requests[0]!.body).toMatchObject({ id: hundred.join(',') });
+  });
+
+  it('refuses a 101st id before sending', async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => String(i + 1)).join(',');
+    const r = await runCli(['article', ids, ...api()]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: article.id takes at most 5 values \(got 6\)/);
+    expect(r.stderr).toMatch(/^error: article ids takes at most 100 values \(got 101\)/);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -54,7 +54,7 @@ describe('points', () => {
   it('charges 1 point per live request and none for event types', () => {
     expect(engine.everything({}, ctx()).points).toBe(1);
     expect(engine.count({}, ctx()).points).toBe(1);
-    expect(engine.trends({}, ctx()).points).toBe(1);
+    expect(engine.trends({ field: 'entity.id' }, ctx()).points).toBe(1);
     expect(engine.eventTypes().points).toBe(0);
     expect(engine.local({ lat: 48.85, lng: 2.35, insights: 'mood,sources' }, ctx()).points).toBe(3);
   });

@@ -38,12 +38,6 @@ describe('coded errors', () => {
       400,
       'ER0293',
     ],
-    [
-      'entity.sentiment.score.min without a selector',
-      { 'entity.sentiment.score.min': 0.2 },
-      400,
-      'ER0293',
-    ],
     ['unknown location', { 'location.name': 'Atlantis' }, 400, 'ER0218'],
     ['unknown brand', { 'brand.name': 'Acme Rockets' }, 400, 'ER0222'],
     ['unknown disaster', { 'disaster.name': 'Great Flood' }, 400, 'ER0224'],

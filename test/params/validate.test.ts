@@ -246,12 +246,6 @@ describe('validation before sending', () => {
       'ER0293',
     ],
     [
-      'ER0293 score without selector',
-      { 'entity.sentiment.score.min': '0.1' },
-      /needs an entity selector/,
-      'ER0293',
-    ],
-    [
       'ER0110 title over 40 days',
       { title: 'rates', 'published_at.start': '2026-09-01', 'published_at.end': '2026-10-10' },
       /--title searches at most 31 days.*40 days/,

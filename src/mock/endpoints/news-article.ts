@@ -1,3 +1,4 @@
+import { ARTICLE_ID_PARAM, ARTICLE_IDS_MAX } from '../../params/article-params.js';
 import { searchParam } from '../../params/registry.js';
 import type { ParamDef } from '../../params/types.js';
 import { MockHttpError } from '../error-envelope.js';
@@ -9,13 +10,13 @@ import type { Doc, EngineResult, Params, SearchContext } from '../search/types.j
 
 const ARTICLE_ID = searchParam('article.id') as ParamDef;
 /**
- * The ids may come as `id` (spec/openapi.json), `ids`, or `article.id` (the
- * specification's search parameter); all take at most 5, as article.id does —
- * extra ids are dropped silently like any list's.
+ * The ids may come as `id` (spec/openapi.json: at most 100), `ids` (the same),
+ * or `article.id` (the specification's search filter: at most 5); extra ids
+ * are dropped silently like any list's.
  */
 const ID_DEFS: readonly ParamDef[] = [
-  { ...ARTICLE_ID, name: 'id' },
-  { ...ARTICLE_ID, name: 'ids' },
+  ARTICLE_ID_PARAM,
+  { ...ARTICLE_ID_PARAM, name: 'ids' },
   ARTICLE_ID,
 ];
 
@@ -29,7 +30,11 @@ export function article(core: EngineCore, params: Params, ctx: SearchContext): E
   const raw = ID_DEFS.map((d) => parsed.values.get(d.name)).find((v) => v !== undefined);
   const ids = listOf(raw).map(Number);
   if (ids.length === 0)
-    throw new MockHttpError(400, undefined, 'Article ID is required: id=<id>[,<id>…] (at most 5).');
+    throw new MockHttpError(
+      400,
+      undefined,
+      `Article ID is required: id=<id>[,<id>…] (at most ${ARTICLE_IDS_MAX}).`,
+    );
   const prepared = prepareRequest(core, params, ctx);
   const wanted = ids
     .map((id) => core.index.byId.get(id))

@@ -1,3 +1,4 @@
+import { MockHttpError } from '../error-envelope.js';
 import { searchParam } from '../../params/registry.js';
 import type { ParamDef } from '../../params/types.js';
 import { type EngineCore, prepareRequest } from '../search/core.js';
@@ -274,7 +275,20 @@ export function trends(core: EngineCore, params: Params, ctx: SearchContext): En
     defs: [...TREND_FILTERS, ...DATE_DEFS],
     valuesOnly: new Set(DATE_DEFS.map((d) => d.name)),
   });
-  const fields = listOf(own.get('field') ?? 'entity.id');
+  const field = own.get('field');
+  // `field` is required (openapi: "Required."): without a usable one there is
+  // nothing to aggregate, so a 400 as for any missing required parameter, not a default.
+  if (field === undefined) {
+    const sent = params['field'] !== undefined && params['field'] !== '';
+    throw new MockHttpError(
+      400,
+      undefined,
+      sent
+        ? `The field parameter must name one to five of ${MOCK_TREND_FIELDS.join(', ')}.`
+        : `The field parameter is required: one to five of ${MOCK_TREND_FIELDS.join(', ')}.`,
+    );
+  }
+  const fields = listOf(field);
   const window = windowOf(prepared.values, ctx.now.getTime());
   const compareWindow = own.get('compare') === '1' ? own.get('compare_window') : undefined;
   const compareMs =

@@ -56,11 +56,6 @@ export interface PrepareOptions {
 
 const PROMPT_DEF = searchParam('prompt') as ParamDef;
 const PROMPT_PLANS = new Set(['Basic', 'Professional', 'Corporate']);
-const ENTITY_SENTIMENT = [
-  'entity.sentiment.polarity',
-  'entity.sentiment.score.min',
-  'entity.sentiment.score.max',
-];
 
 /** A prompt's translations, by wording: repeats are free (spec: "served from cache"). */
 export type PromptCache = Map<string, ReturnType<typeof translatePrompt>>;
@@ -124,13 +119,14 @@ function checkCodedRules(
   index: ArticleIndex,
   defs: readonly ParamDef[],
 ): void {
+  // ER0293 for entity.sentiment.polarity only (specification); the score
+  // bounds alone apply to any entity of the article (openapi), as filters.ts does.
   const selected = defs.some((d) => d.entitySelector && values.has(d.name));
-  const sentiment = ENTITY_SENTIMENT.find((n) => values.has(n));
-  if (sentiment !== undefined && !selected) {
+  if (values.has('entity.sentiment.polarity') && !selected) {
     throw new MockHttpError(
       400,
       'ER0293',
-      `${sentiment} needs an entity selector: entity.id or a *.name filter such as organization.name.`,
+      'entity.sentiment.polarity needs an entity selector: entity.id or a *.name filter such as organization.name.',
     );
   }
   for (const def of defs) {

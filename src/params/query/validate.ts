@@ -208,8 +208,9 @@ function lengthBounds(field: QueryField, text: string, n: number, pos: number, l
   }
 }
 
-function keyword(field: QueryField, text: string, pos: number, len: number): string {
+function keyword(field: QueryField, raw: string, pos: number, len: number): string {
   const { def } = field;
+  const text = def.normalize?.(raw) ?? raw;
   if (text.trim() === '') fail('ER0703', `an empty value for ${field.name}`, pos, len);
   lengthBounds(field, text, codePoints(text), pos, len);
   if (def.enum && !def.enum.includes(text)) {
