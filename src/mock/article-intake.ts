@@ -5,41 +5,105 @@
  * Missing fields get neutral values (no entities, no categories, neutral
  * sentiment) so a posted article matches only the filters it asked for.
  */
+import { type PostedArticle, describeIssue, postedArticleSchema } from './article-schema.js';
 import { MockHttpError } from './error-envelope.js';
 import type { Article, FixtureStore, Source } from './fixtures/types.js';
 import { toArticleSource } from './fixtures/world.js';
 import { isPlainObject } from './http-io.js';
+
+/** Most articles one `POST /__mock/articles` may carry (413 beyond). */
+export const MAX_POSTED_ARTICLES = 10_000;
 
 export function normalizeArticles(input: unknown, store: FixtureStore, now: Date): Article[] {
   const items = Array.isArray(input) ? input : isPlainObject(input) ? [input] : undefined;
   if (items === undefined) {
     throw new MockHttpError(400, undefined, 'Body must be an array of article objects.');
   }
+  if (items.length > MAX_POSTED_ARTICLES) {
+    throw new MockHttpError(
+      413,
+      undefined,
+      `At most ${MAX_POSTED_ARTICLES} articles per request (got ${items.length}); post them in batches.`,
+    );
+  }
   let nextId = maxArticleId(store) + 1;
   const seen = new Set<number>();
+  // Every article is checked before any is indexed: a bad one leaves the store as it was.
   return items.map((item, i) => {
     if (!isPlainObject(item))
       throw new MockHttpError(400, undefined, `Article ${i} is not an object.`);
-    const id = item['id'] === undefined ? nextId++ : Number(item['id']);
-    if (!Number.isSafeInteger(id) || id <= 0) {
-      throw new MockHttpError(400, undefined, `Article ${i}: id must be a positive integer.`);
+    const parsed = postedArticleSchema.safeParse(item);
+    if (!parsed.success) {
+      throw new MockHttpError(400, undefined, `Article ${i}: ${describeIssue(parsed.error)}`);
     }
+    const posted = parsed.data;
+    const id = posted.id ?? nextId++;
     if (store.articleById.has(id) || seen.has(id)) {
       throw new MockHttpError(409, undefined, `Article ${i}: id ${id} is already indexed.`);
     }
     seen.add(id);
     nextId = Math.max(nextId, id + 1);
     const published =
-      item['published_at'] === undefined ? now : new Date(String(item['published_at']));
+      posted.published_at === undefined || posted.published_at === null
+        ? now
+        : new Date(posted.published_at);
     if (Number.isNaN(published.getTime())) {
-      throw new MockHttpError(400, undefined, `Article ${i}: published_at is not a date.`);
+      throw new MockHttpError(400, undefined, `Article ${i}: published_at: not a date.`);
     }
-    const base = blankArticle(id, published, store.sources[0]);
-    const article = { ...base, ...item, id, published_at: published.toISOString() } as Article;
-    if (isPlainObject(item['source']))
-      article.source = { ...base.source, ...item['source'] } as Article['source'];
-    return article;
+    return completeArticle(posted, blankArticle(id, published, store.sources[0]));
   });
+}
+
+/**
+ * The blank article with the posted fields over it: objects merged key by key,
+ * arrays and scalars replaced; nulls the document allows become the blank's
+ * value, and list items get the sub-fields the index reads.
+ */
+function completeArticle(posted: PostedArticle, base: Article): Article {
+  const merged = mergeOver(base, posted) as Article;
+  merged.id = base.id;
+  merged.published_at = base.published_at;
+  for (const field of ['href', 'title', 'description', 'body', 'body_html'] as const) {
+    if (merged[field] === null) merged[field] = field === 'href' ? base.href : '';
+  }
+  merged.entities = merged.entities.map((e) => ({
+    ...e,
+    frequency: e.frequency ?? 1,
+    sentiment: {
+      score: e.sentiment?.score ?? 0,
+      polarity: e.sentiment?.polarity ?? 'neutral',
+      mentions: e.sentiment?.mentions ?? { positive: 0, neutral: 1, negative: 0 },
+    },
+    title: e.title ?? { pos: [] },
+    body: e.body ?? { pos: [] },
+    links: e.links ?? { self: `/v1/news/entity/${e.id}` },
+    metadata: e.metadata ?? {},
+  }));
+  merged.categories = merged.categories.map((c) => ({
+    ...c,
+    score: c.score ?? 1,
+    taxonomy: c.taxonomy ?? 'iptc_mediatopics',
+    links: c.links ?? { self: `/v1/news/category/iptc_mediatopics/${c.id}` },
+  }));
+  merged.topics = merged.topics.map((t) => ({
+    ...t,
+    score: t.score ?? 1,
+    links: t.links ?? { self: `/v1/news/topic/${t.id}` },
+  }));
+  merged.industries = merged.industries.map((n) => ({
+    ...n,
+    links: n.links ?? { self: `/v1/news/industry/${n.id}` },
+  }));
+  merged.media = merged.media.map((m) => ({ ...m, width: m.width ?? 0, height: m.height ?? 0 }));
+  return merged;
+}
+
+function mergeOver(base: unknown, over: unknown): unknown {
+  if (over === undefined) return base;
+  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = mergeOver(base[key], value);
+  return out;
 }
 
 /** Adds articles to the store's list (kept newest first) and every index the store declares. */

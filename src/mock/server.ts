@@ -39,6 +39,7 @@ import {
 } from './faults.js';
 import type { Article, FixtureStore } from './fixtures/types.js';
 import { JsonBodyWriter } from './json-body.js';
+import { assertJsonDepth } from './json-limits.js';
 import { type Publisher, startPublisher } from './publisher.js';
 import { API_BODY_LIMIT, isPlainObject, parseJson, readBody, writeJson } from './http-io.js';
 import { WEBSOCKET_MESSAGE, addNewsRoutes } from './news-routes.js';
@@ -75,6 +76,8 @@ export interface MockServerOptions {
   publishRate?: number;
   /** No request log on stderr. */
   quiet?: boolean;
+  /** `false` lifts the per-plan rate limits (load tests); the headers still report them. Default true. */
+  rateLimits?: boolean;
   /** Use this store instead of loading fixtures (tests, embedding). */
   store?: FixtureStore;
   /** Use this search engine instead of src/mock/search (tests of the server alone). */
@@ -122,6 +125,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let engine: NewsEngine = createEngine(store);
   const accounts = new Accounts();
   const limiter = new RateLimiter();
+  const rateLimited = options.rateLimits !== false;
   const webhooks = new WebhookStore(clock);
   const deliveries = new DeliveryLog();
   const bus = new ArticleBus();
@@ -165,7 +169,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     const requestId = nextRequestId();
-    const url = new URL(req.url ?? '/', baseUrl);
+    // Node's parser lets through request targets URL cannot read
+    // (`GET http://[::1 HTTP/1.1`): they get a 400 below, never silence.
+    const readable = URL.canParse(req.url ?? '/', baseUrl);
+    const url = new URL(readable ? (req.url ?? '/') : '/', baseUrl);
     const method = req.method ?? 'GET';
     const presented = presentedKey(req.headers, url.searchParams);
     let account: Account | undefined =
@@ -203,6 +210,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     };
 
     try {
+      if (!readable) {
+        throw new MockHttpError(400, undefined, 'The request target is not a readable URL.');
+      }
       if (latencyMs > 0) await wallSleep(latencyMs, undefined, { signal });
 
       if (method === 'OPTIONS') {
@@ -257,7 +267,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
       if (route.auth === 'key') {
         account = authenticate(accounts, presented);
-        const taken = limiter.take(account.key, rateLimitFor(account.plan, account.mode));
+        const limit = rateLimitFor(account.plan, account.mode);
+        const taken = rateLimited
+          ? limiter.take(account.key, limit)
+          : { allowed: true, state: limiter.peek(account.key, limit) };
         rate = taken.state;
         if (!taken.allowed) {
           throw new TooManyRequests(
@@ -272,8 +285,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       }
 
       let body: unknown;
-      if (method !== 'GET')
+      if (method !== 'GET') {
         body = parseJson(await readBody(req, route.bodyLimit ?? API_BODY_LIMIT));
+        assertJsonDepth(body);
+      }
       const params = mergeParams(url.searchParams, body);
 
       if (route.metered) account?.assertCanSpend();
@@ -327,6 +342,47 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // handle() answers its own errors; this only catches a failure to write one.
     handle(req, res).catch(() => res.destroy());
   });
+  // A request the HTTP parser cannot read (`GET http://[::1 HTTP/1.1`, a bad
+  // header) gets a 400 and its connection closed; the server keeps serving.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || (error.code === 'ECONNRESET' && socket.bytesWritten > 0)) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const requestId = nextRequestId();
+    const body = JSON.stringify(
+      errorEnvelope(
+        new MockHttpError(
+          status,
+          undefined,
+          tooLarge
+            ? 'Request headers too large.'
+            : `The request could not be parsed as HTTP (${error.code ?? 'bad request'}).`,
+        ),
+        requestId,
+        clock.now(),
+      ),
+    );
+    // The headers every answer carries, as far as an unreadable request allows.
+    const headers: Record<string, string> = {
+      ...corsHeaders(),
+      'x-request-id': requestId,
+      'x-service-mode': 'live',
+      ...rateLimitHeaders(limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)),
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    };
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${head}\r\n${body}`,
+    );
+  });
+
   // WebSocket upgrades get a plain 426: the WebSocket stream is not served yet.
   server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
     const requestId = nextRequestId();

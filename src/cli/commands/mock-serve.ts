@@ -48,6 +48,10 @@ export const mock: CommandSpec = {
         },
         { flags: '--latency <ms>', description: 'add this delay to every response' },
         {
+          flags: '--no-rate-limit',
+          description: 'lift the per-plan rate limits (load tests); headers still report them',
+        },
+        {
           flags: '--publish-rate <n>',
           description:
             'publish N new fixture articles per minute of mock time, for streams and webhooks',
@@ -109,6 +113,7 @@ export const mock: CommandSpec = {
           ...(failRate === undefined ? {} : { failRate }),
           ...(latencyMs === undefined ? {} : { latencyMs }),
           ...(publishRate === undefined ? {} : { publishRate }),
+          ...(o['rateLimit'] === false ? { rateLimits: false } : {}),
         });
         await runtime.write(`${server.url}\n`);
         runtime.report.notice('mock API ready: fixture data; Ctrl-C stops it');
