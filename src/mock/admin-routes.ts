@@ -3,6 +3,7 @@
  * dashboard: no key, no rate limit, no injected faults. See docs/MOCK.md.
  */
 import type { Accounts } from './accounts.js';
+import { MAX_POSTED_ARTICLES } from './article-intake.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { MockHttpError } from './error-envelope.js';
 import type { Article } from './fixtures/types.js';
@@ -58,6 +59,13 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
       admin: true,
       bodyLimit: ADMIN_BODY_LIMIT,
       handler: (ctx) => {
+        if (Array.isArray(ctx.body) && ctx.body.length > MAX_POSTED_ARTICLES) {
+          throw new MockHttpError(
+            413,
+            undefined,
+            `At most ${MAX_POSTED_ARTICLES} articles per request (got ${ctx.body.length}); post them in batches.`,
+          );
+        }
         const articles = deps.indexArticles(ctx.body);
         return {
           status: 201,

@@ -134,14 +134,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   );
   const encode = (body: unknown): Buffer => json.encode(body);
 
-  const indexNew = (input: unknown): Article[] => {
-    const articles = normalizeArticles(input, store, clock.now());
+  /** Complete articles (the publisher's, made by the fixture generator) go straight in. */
+  const indexComplete = (articles: Article[]): Article[] => {
     indexArticles(store, articles);
     if (engine.addArticles) engine.addArticles(articles);
     else engine = createEngine(store);
     bus.publish(articles);
     return articles;
   };
+  /** What anyone posts is checked and completed first (article-intake.ts). */
+  const indexNew = (input: unknown): Article[] =>
+    indexComplete(normalizeArticles(input, store, clock.now()));
 
   const router = new Router<RouteDef>();
   addApiRoutes(router, () => store);
@@ -425,7 +428,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           seed: options.seed ?? store.seed,
           nextId: () => maxArticleId(store) + 1,
           index: (articles) => {
-            indexNew(articles);
+            indexComplete(articles);
           },
         });
 

@@ -259,3 +259,34 @@ describe('entity sentiment score without a selector', () => {
     expect(refused.stderr).toMatch(/ER0293/);
   });
 });
+
+describe('the names the document and README use', () => {
+  it.each([
+    ['New York', 'New York'],
+    ['new york city', 'New York'],
+    ['NYC', 'New York'],
+    ['Sao Paulo', 'São Paulo'],
+    ['São Paulo', 'São Paulo'],
+  ])('location.name %j is known (no ER0218) and finds articles about %s', async (asked, entity) => {
+    const body = page(await search(server, { 'location.name': asked, per_page: 20 }));
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const a of body.results)
+      expect(a.entities.some((e) => e.type === 'location' && e.name === entity)).toBe(true);
+  });
+
+  it('the document’s own examples answer 200 on the fixtures', async () => {
+    for (const body of [
+      { 'location.name': 'New York' },
+      { 'person.name': 'Elon Musk' },
+      { 'organization.name': 'Google' },
+      { 'brand.name': 'Tesla' },
+      { 'organization.name': 'Federal Reserve' },
+    ]) {
+      expect(
+        page(await search(server, { ...body, per_page: 1 })).results.length,
+        JSON.stringify(body),
+      ).toBe(1);
+    }
+    expectEnvelope(await search(server, { 'location.name': 'Atlantis' }), 400, 'ER0218');
+  });
+});

@@ -123,7 +123,7 @@ describe('GET with query parameters and POST with a JSON body', () => {
       ['/v1/news/article', '/v1/news/article', { ids: String(article.id) }],
       [`/v1/news/entity/${article.entities[0]!.id}`, '/v1/news/entity/{entityId}', { per_page: 3 }],
       [
-        `/v1/news/category/iptc/${categories[0]!.id}`,
+        `/v1/news/category/iptc_mediatopics/${categories[0]!.id}`,
         '/v1/news/category/{taxonomy}/{categoryId}',
         { per_page: 3 },
       ],

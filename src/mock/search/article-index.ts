@@ -1,3 +1,4 @@
+import { entityAliases } from './aliases.js';
 import type { Article, FixtureStore } from '../fixtures/types.js';
 import { type Columns, createColumns } from './columns.js';
 import { categorySlug, toDoc } from './doc.js';
@@ -61,6 +62,7 @@ export class ArticleIndex {
         this.names.set(e.type, set);
       }
       set.add(e.name.toLowerCase());
+      for (const alias of entityAliases(e.metadata)) set.add(alias.toLowerCase());
     }
     this.countryIds = new Map(store.countries.map((c) => [c.code.toLowerCase(), c.id]));
     this.languageIds = new Map(store.languages.map((l) => [l.code.toLowerCase(), l.id]));
@@ -68,7 +70,7 @@ export class ArticleIndex {
 
   firstAuthorId = (nameLower: string): number | undefined => this.authors.get(nameLower);
 
-  /** Whether an entity of this schema type has exactly this name (case-insensitive). */
+  /** Whether an entity of this schema type has exactly this name or alias (case-insensitive). */
   knowsEntity(type: string, name: string): boolean {
     return this.names.get(type)?.has(name.trim().toLowerCase()) ?? false;
   }

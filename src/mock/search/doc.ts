@@ -1,3 +1,4 @@
+import { entityAliases } from './aliases.js';
 import type { Article, PolarityOrEmpty } from '../fixtures/types.js';
 import { tokenize } from './text.js';
 import type { Doc, DocEntity, DocImage, DocPlace, Polarity } from './types.js';
@@ -19,6 +20,7 @@ function entityOf(e: Article['entities'][number]): DocEntity {
     name: e.name,
     nameLower: e.name.toLowerCase(),
     nameTokens: tokenize(e.name),
+    aliasTokens: entityAliases(e.metadata).map(tokenize),
     type: e.type,
     frequency: e.frequency,
     score: e.sentiment.score,

@@ -3,7 +3,14 @@ import type { Columns } from './columns.js';
 import { dayRange, rangeEnd, rangeStart } from './dates.js';
 import { ENTITY_NAME_TYPES, FIELDS } from './fields.js';
 import { haversineKm, inBBox, parseBBox } from './geo.js';
-import { anyOf, type Bound, bound, compareNumber, nameMatches } from './matchers.js';
+import {
+  anyOf,
+  type Bound,
+  bound,
+  compareNumber,
+  entityTypeMatches,
+  nameMatches,
+} from './matchers.js';
 import { listOf, type Value } from './parse-request.js';
 import {
   compilePattern,
@@ -90,7 +97,8 @@ function entitySelector(env: FilterEnv): ((e: DocEntity) => boolean) | undefined
   }
   if (ids.size === 0 && names.length === 0) return undefined;
   return (e) =>
-    ids.has(String(e.id)) || names.some((n) => n.type === e.type && nameMatches(e, n.tokens));
+    ids.has(String(e.id)) ||
+    names.some((n) => entityTypeMatches(n.type, e.type) && nameMatches(e, n.tokens));
 }
 
 const ENTITY_SENTIMENT = [

@@ -29,14 +29,30 @@ export function compareNumber(actual: number, op: Bound, expected: number): bool
 
 /** A name value matches an entity whose name equals it or holds its words as a phrase ("Musk" in "Elon Musk"). */
 export function nameMatches(entity: DocEntity, valueTokens: readonly string[]): boolean {
-  return valueTokens.length > 0 && hasPhrase(entity.nameTokens, valueTokens, 0);
+  return (
+    valueTokens.length > 0 &&
+    (hasPhrase(entity.nameTokens, valueTokens, 0) ||
+      entity.aliasTokens.some((alias) => hasPhrase(alias, valueTokens, 0)))
+  );
+}
+
+/**
+ * Whether an entity of `actual` type answers a name filter for `wanted`. The
+ * specification calls companies "organizations and brands" and the document's
+ * example is `organization.name: "Google"`, a brand in the fixtures: so
+ * `organization.name` also matches brands (`brand.name` stays brands only).
+ */
+export function entityTypeMatches(wanted: string, actual: string): boolean {
+  return wanted === actual || (wanted === 'organization' && actual === 'brand');
 }
 
 /** Whether the article has an entity of `type` matching any of `names`. */
 export function entityNameFilter(type: string, names: readonly string[]): DocFilter {
   const wanted = names.map(tokenize).filter((t) => t.length > 0);
   return (doc) =>
-    doc.entities.some((e) => e.type === type && wanted.some((t) => nameMatches(e, t)));
+    doc.entities.some(
+      (e) => entityTypeMatches(type, e.type) && wanted.some((t) => nameMatches(e, t)),
+    );
 }
 
 /**

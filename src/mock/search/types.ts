@@ -40,6 +40,8 @@ export interface DocEntity {
   readonly nameLower: string;
   /** Words of the name, for name filters (`person.name=Musk` is a phrase inside `Elon Musk`). */
   readonly nameTokens: readonly string[];
+  /** Words of each other name of the entity (metadata `aliases`), matched like the name. */
+  readonly aliasTokens: readonly (readonly string[])[];
   /** The article schema's entity type (`person`, `natural-disaster`, …). */
   readonly type: string;
   readonly frequency: number;
