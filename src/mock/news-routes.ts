@@ -7,6 +7,8 @@ import { PLAN_LIMITS } from './accounts.js';
 import type { ArticleBus } from './article-bus.js';
 import type { EngineResult, NewsEngine, SearchContext } from './engine-adapter.js';
 import { feedFilter } from './classification-feeds.js';
+import { factCheck } from './endpoints/fact-check.js';
+import { rawFeed } from './endpoints/news-raw.js';
 import { MockHttpError } from './error-envelope.js';
 import type { FixtureStore } from './fixtures/types.js';
 import { selectFields } from './field-list.js';
@@ -148,8 +150,27 @@ export function addNewsRoutes(
       scope: 'news:read',
       handler: websocketNotYet,
     })
-    .add(['GET', 'POST'], '/v1/news/raw', { auth: 'key', handler: notServed })
-    .add(['GET', 'POST'], '/v1/fact-check', { auth: 'key', handler: notServed });
+    // In the OpenAPI document only; served from the fixtures in its shapes.
+    .add(
+      BOTH,
+      '/v1/news/raw',
+      news((c, sc) => rawFeed(store(), c.params, sc)),
+    )
+    .add('POST', '/v1/fact-check', {
+      auth: 'key',
+      scope: 'news:read',
+      metered: true,
+      handler: (ctx) => {
+        if (!isPlainObject(ctx.body)) {
+          throw new MockHttpError(
+            400,
+            undefined,
+            'The JSON body must be an object with id, text or claim.',
+          );
+        }
+        return reply(factCheck(store(), ctx.params, searchContext(ctx)));
+      },
+    });
 }
 
 export const WEBSOCKET_MESSAGE =
@@ -157,12 +178,4 @@ export const WEBSOCKET_MESSAGE =
 
 function websocketNotYet(): JsonReply {
   throw new MockHttpError(426, undefined, WEBSOCKET_MESSAGE);
-}
-
-function notServed(ctx: RouteContext): JsonReply {
-  throw new MockHttpError(
-    501,
-    undefined,
-    `${ctx.url.pathname} is in the provider's OpenAPI document but not in the specification the mock serves.`,
-  );
 }

@@ -7,11 +7,13 @@ import { count } from './count.js';
 import { companies, journalists, people } from './directory.js';
 import { entity } from './entity.js';
 import { eventTypes } from './event-types.js';
+import { factCheck } from './fact-check.js';
 import { headlines } from './headlines.js';
 import { local } from './local.js';
 import { mock } from './mock-serve.js';
 import { ping } from './ping.js';
 import { query } from './query.js';
+import { raw } from './raw.js';
 import { search } from './search.js';
 import { story } from './story.js';
 import { suggest } from './suggest.js';
@@ -27,6 +29,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   trends,
   local,
   entity,
+  raw,
+  factCheck,
   eventTypes,
   suggest,
   people,

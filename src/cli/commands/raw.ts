@@ -1,0 +1,34 @@
+import { RAW_PARAMS } from '../../params/raw-params.js';
+import { buildRequestBody } from '../../params/validate.js';
+import type { CommandSpec } from '../command-spec.js';
+import { pagingFrom, runList } from '../list-runner.js';
+
+const byName = new Map(RAW_PARAMS.map((d) => [d.name, d]));
+
+export const raw: CommandSpec = {
+  name: 'raw',
+  summary: 'raw articles before parsing and enrichment, the last day only (POST /v1/news/raw)',
+  description:
+    'The discovery stage’s staging feed: title, link, dates, description, body, author, keywords and source; no language, categories, entities or sentiment. Rows expire within about a day.',
+  params: RAW_PARAMS,
+  paging: true,
+  raw: true,
+  examples: [
+    'news raw --per-page 20',
+    'news raw --source-id 12 --sort-by published_at --all -f csv -o raw.csv',
+  ],
+  async run(input, runtime) {
+    const body = buildRequestBody(input.params, {
+      now: runtime.io.now(),
+      lookup: (name) => byName.get(name),
+    });
+    // Raw rows are not enriched articles: every format shows them as they come.
+    await runList(
+      runtime,
+      { method: 'POST', path: '/v1/news/raw', body },
+      'generic',
+      pagingFrom(input.options, 'body'),
+      input.options['raw'] === true,
+    );
+  },
+};
