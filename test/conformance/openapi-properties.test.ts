@@ -21,12 +21,7 @@ import type { Article } from '../../src/mock/fixtures/types.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { NOW, PRO, TEST, startConformanceServer } from '../mock/conformance-server.js';
 import { call, schemaOf } from '../mock/server-helpers.js';
-import {
-  type GeneratedRequest,
-  type Operation,
-  operations,
-  requestsFor,
-} from './openapi-requests.js';
+import { type GeneratedRequest, operations, requestsFor } from './openapi-requests.js';
 
 const RUNS = Number(process.env['CONFORMANCE_RUNS'] ?? 10);
 const SEED = Number(process.env['CONFORMANCE_SEED'] ?? 20_261_115);
@@ -179,5 +174,3 @@ describe('the mock conforms to the OpenAPI document', () => {
     expect(server.clock.now().getTime() - NOW.getTime()).toBeLessThan(1000);
   });
 });
-
-export type { Operation };
