@@ -23,6 +23,8 @@ export async function run(
   const signal = options.signal ?? new AbortController().signal;
   let exitCode: number = EXIT.ok;
   let verbose = argv.includes('--verbose') || argv.includes('-v');
+  // The key in use, once settings are known: redacted from every stderr line.
+  let secret: string | undefined;
   const writeErr = (text: string) => io.stderr.write(text);
 
   const fail = (error: unknown) => {
@@ -30,6 +32,7 @@ export async function run(
     const failure = describeFailure(
       interrupted ? new InterruptedError('interrupted') : error,
       verbose,
+      secret,
     );
     writeErr(`${failure.lines.join('\n')}\n`);
     exitCode = failure.exitCode;
@@ -41,10 +44,11 @@ export async function run(
   ) => {
     const settings = await resolveSettings(globals as GlobalFlags, io);
     verbose = settings.verbose;
+    secret = settings.apiKey;
     const runtime = new Runtime(
       io,
       settings,
-      createReporter(io.stderr, settings.quiet, settings.verbose),
+      createReporter(io.stderr, settings.quiet, settings.verbose, settings.apiKey),
       signal,
     );
     try {
