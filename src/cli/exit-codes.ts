@@ -22,6 +22,8 @@ export const EXIT = {
   auth: 3,
   points: 4,
   network: 5,
+  /** SIGHUP: the terminal went away (128 + 1). */
+  hangup: 129,
   interrupted: 130,
 } as const;
 
