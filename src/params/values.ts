@@ -10,6 +10,7 @@ export type ValueCheck =
   | { ok: false; rule: string; code?: string | undefined };
 
 const WILDCARD = /[*?]/;
+const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-](\d{2}):?(\d{2}))?$/;
@@ -120,6 +121,13 @@ export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
     case 'string': {
       const text = String(raw).trim();
       if (text === '') return { ok: false, rule: 'must not be empty' };
+      // A NUL or an escape in a filter is a paste accident, never a search term
+      // (found by the client fuzz suite: it was sent as is).
+      const control = CONTROL_CHAR.exec(text);
+      if (control !== null) {
+        const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+        return { ok: false, rule: `must not contain a control character (U+${code})` };
+      }
       if (def.noWildcard && WILDCARD.test(text)) {
         return {
           ok: false,
