@@ -317,6 +317,7 @@ function hostOf(baseUrl: string): string {
 }
 
 function formatSeconds(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
