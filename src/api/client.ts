@@ -317,8 +317,9 @@ function hostOf(baseUrl: string): string {
 }
 
 function formatSeconds(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
   const s = ms / 1000;
+  // Below a second, to the millisecond: a 1 ms timeout is not "0.0 s".
+  if (s < 1) return `${Number(s.toFixed(3))} s`;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
