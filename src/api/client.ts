@@ -12,6 +12,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   TEST_MODE_NOTICE,
 } from './defaults.js';
+import { checkApiKey } from './api-key.js';
 import { type RequestDescription, describeRequest } from './describe-request.js';
 import {
   ApiError,
@@ -22,7 +23,7 @@ import {
 } from './errors.js';
 import { type Page, type PageRequest, type PaginateOptions, paginate } from './paginate.js';
 import { type PrepareContext, prepareRequest, userAgentFor } from './prepare-request.js';
-import { redactText } from './redact.js';
+import { redactDeep, redactText, serverText } from './redact.js';
 import { modeOf, rateLimitOf, usageHeaders } from './response-meta.js';
 import {
   type RetryPolicy,
@@ -65,7 +66,8 @@ export class NewsClient {
     this.userAgent = userAgentFor(options.version);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    this.#apiKey = options.apiKey === '' ? undefined : options.apiKey;
+    // Checked here, before anything is sent: a bad key is a local error, never retried.
+    this.#apiKey = checkApiKey(options.apiKey);
     this.#policy = {
       retries: Math.max(0, options.retries ?? DEFAULT_RETRIES),
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
@@ -83,6 +85,7 @@ export class NewsClient {
       new UndiciTransport({
         connectTimeoutMs: this.connectTimeoutMs,
         timeoutMs: this.timeoutMs,
+        maxResponseBytes: options.maxResponseBytes,
         env: options.env ?? process.env,
       });
   }
@@ -206,7 +209,7 @@ export class NewsClient {
       try {
         body = JSON.parse(raw.text) as T;
       } catch {
-        const type = raw.headers['content-type'] ?? 'no content-type';
+        const type = serverText(raw.headers['content-type'] ?? 'no content-type', this.#apiKey, 60);
         throw new ResponseError(
           `the server answered HTTP ${raw.status} with a body that is not JSON (${type}): ${this.#snippet(raw.text)}`,
           { hint: 'check --base-url: it should point at the API root' },
@@ -236,6 +239,14 @@ export class NewsClient {
     } catch {
       parsed = undefined;
     }
+    // Redacted before anything is picked or cut from it: a key the server
+    // echoes in a message, a code or a request id never reaches the error.
+    parsed = redactDeep(parsed, this.#apiKey);
+    const headers = { ...raw.headers };
+    for (const name of ['x-request-id', 'retry-after']) {
+      const value = headers[name];
+      if (value !== undefined) headers[name] = redactText(value, this.#apiKey);
+    }
     const statusLine = `HTTP ${raw.status}${raw.statusText === '' ? '' : ` ${raw.statusText}`}`;
     let body: unknown = parsed;
     if (!hasErrorList(parsed)) {
@@ -248,12 +259,7 @@ export class NewsClient {
         body = `${statusLine} (${parsed === undefined && raw.text.trim() !== '' ? 'non-JSON response' : 'no error details'})`;
       }
     }
-    const error = ApiError.from(raw.status, body, raw.headers);
-    error.message = redactText(error.message, this.#apiKey);
-    for (const detail of error.details) {
-      if (detail.message !== undefined) detail.message = redactText(detail.message, this.#apiKey);
-    }
-    return error;
+    return ApiError.from(raw.status, body, headers);
   }
 
   #attemptError(err: AttemptError, host: string, attempts: number): Error {
@@ -284,12 +290,14 @@ export class NewsClient {
     return new InterruptedError('interrupted');
   }
 
+  /** A short, redacted piece of a body that is not JSON: redacted first, then cut. */
   #snippet(text: string): string {
-    const oneLine = text.replace(/\s+/g, ' ').trim();
-    const short = oneLine.length > 120 ? `${oneLine.slice(0, 120)}…` : oneLine;
-    return redactText(short, this.#apiKey);
+    return serverText(text, this.#apiKey, SNIPPET_CHARS);
   }
 }
+
+/** How much of a non-JSON body an error quotes. */
+const SNIPPET_CHARS = 120;
 
 function combineSignals(
   a: AbortSignal | undefined,
@@ -310,6 +318,8 @@ function hostOf(baseUrl: string): string {
 
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
+  // Below a second, to the millisecond: a 1 ms timeout is not "0.0 s".
+  if (s < 1) return `${Number(s.toFixed(3))} s`;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 

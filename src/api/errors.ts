@@ -2,6 +2,7 @@
  * Typed errors of the client. `src/cli/exit-codes.ts` is the one place that maps
  * them to exit codes and `error: … / hint: …` lines.
  */
+import { serverText } from './redact.js';
 
 /** One error object of the API's error envelope. */
 export interface ApiErrorDetail {
@@ -82,17 +83,21 @@ export class ApiError extends NewsError {
         ? (headers.get(name) ?? undefined)
         : Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
     const envelope = isEnvelope(body) ? body : undefined;
-    const first = envelope?.errors?.[0];
-    const requestId = envelope?.request_id ?? get('x-request-id') ?? undefined;
+    // A hostile or broken server may put anything in these fields: only
+    // strings are taken (an object would print as "[object Object]").
+    const first = asRecord(envelope?.errors?.[0]);
+    const requestId = stringOr(envelope?.request_id, 100) ?? stringOr(get('x-request-id'), 100);
     const message =
-      first?.message ??
+      stringOr(first?.['message']) ??
       (typeof body === 'string' && body.trim() !== ''
-        ? body.trim().slice(0, 200)
+        ? serverText(body, undefined, 200)
         : `HTTP ${status}`);
     const extra = {
-      code: first?.code,
-      requestId: requestId ?? undefined,
-      details: envelope?.errors ?? [],
+      code: stringOr(first?.['code'], 40),
+      requestId,
+      details: (envelope?.errors ?? []).filter(
+        (d): d is ApiErrorDetail => typeof d === 'object' && d !== null && !Array.isArray(d),
+      ),
       retryAfter: parseRetryAfter(get('retry-after')),
     };
     const Kind = errorClassFor(status);
@@ -151,6 +156,19 @@ export class ResponseError extends NewsError {
 /** The user pressed Ctrl-C (or the process got SIGTERM). */
 export class InterruptedError extends NewsError {
   override name = 'InterruptedError';
+}
+
+/** A non-empty string field, on one line and cut to `max` (after the caller redacted it). */
+function stringOr(value: unknown, max = 500): string | undefined {
+  return typeof value === 'string' && value.trim() !== ''
+    ? serverText(value, undefined, max)
+    : undefined;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function isEnvelope(body: unknown): body is ApiErrorEnvelope {

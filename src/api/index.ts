@@ -2,6 +2,7 @@
  * The API client as a library. Cheap to import: undici is loaded on the first
  * request, so commands that never talk to the API (`--help`, `convert`) do not pay for it.
  */
+export { apiKeyProblem, checkApiKey, trimApiKey } from './api-key.js';
 export { NewsClient, createClient } from './client.js';
 export * from './defaults.js';
 export type { RequestDescription } from './describe-request.js';
@@ -9,7 +10,7 @@ export { shellQuote } from './describe-request.js';
 export * from './errors.js';
 export type { Envelope, Page, PageRequest, PaginateOptions, Requester } from './paginate.js';
 export { paginate } from './paginate.js';
-export { REDACTED, redactText, redactUrl } from './redact.js';
+export { REDACTED, redactText, redactUrl, serverText } from './redact.js';
 export type { Transport, RawResponse, DispatcherKind } from './transport.js';
 export { dispatcherKindFor, proxySettings } from './transport.js';
 export type * from './types.js';

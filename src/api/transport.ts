@@ -4,7 +4,8 @@
  * CLI's `--help` must not pay for it.
  */
 import type { Dispatcher } from 'undici';
-import { ConnectionError } from './errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './defaults.js';
+import { ConnectionError, NewsError, ResponseError, UsageError } from './errors.js';
 import type { NetworkFailure } from './network-errors.js';
 import { classifyNetworkError } from './network-errors.js';
 import type { PreparedRequest } from './prepare-request.js';
@@ -42,6 +43,8 @@ export interface Transport {
 export interface TransportOptions {
   connectTimeoutMs: number;
   timeoutMs: number;
+  /** A response body longer than this ends the request with a ResponseError (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number | undefined;
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -128,7 +131,12 @@ export class UndiciTransport implements Transport {
         dispatcher,
         signal: attempt.signal,
       });
-      const text = await response.body.text();
+      const text = await readCapped(
+        response.body,
+        response.headers['content-length'],
+        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        hostOf(request.url),
+      );
       return {
         status: response.statusCode,
         statusText: statusTexts[response.statusCode] ?? '',
@@ -136,8 +144,15 @@ export class UndiciTransport implements Transport {
         text,
       };
     } catch (err) {
+      // Our own verdicts (a body over the cap) are final: no retry, no reclassifying.
+      if (err instanceof NewsError) throw err;
       if (timedOut) throw new AttemptError({ kind: 'timeout', timeoutMs });
       if (signal?.aborted) throw new AttemptError({ kind: 'aborted' });
+      if (isInvalidArgument(err)) {
+        // undici refused to build the request (a header it cannot send): a local
+        // problem that no retry can fix, and not the network's fault.
+        throw new UsageError(`cannot send the request: ${(err as Error).message}`);
+      }
       throw new AttemptError({ kind: 'network', failure: classifyNetworkError(err), cause: err });
     } finally {
       clearTimeout(timer);
@@ -194,4 +209,63 @@ export class UndiciTransport implements Transport {
     })();
     return this.#loading;
   }
+}
+
+/**
+ * The body as text, refusing one longer than `max` bytes: a server that
+ * never stops sending (or announces gigabytes) would otherwise be read
+ * until memory runs out. The socket is destroyed at the cap.
+ */
+export async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => unknown },
+  contentLength: string | string[] | undefined,
+  max: number,
+  host: string,
+): Promise<string> {
+  const tooLarge = (): ResponseError =>
+    new ResponseError(
+      `the response from ${host} is larger than ${formatBytes(max)}; stopped reading it`,
+      {
+        hint: 'if such an answer is expected, raise the limit with --max-response-mb N (or NEWS_MAX_RESPONSE_MB)',
+      },
+    );
+  const announced = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
+  if (Number.isFinite(announced) && announced > max) {
+    body.destroy?.();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > max) {
+      body.destroy?.();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** `64 MB`, `1.5 MB`, `900 KB`: the limit as a user set it (MB = 2^20 bytes). */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1) return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(2))} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the server';
+  }
+}
+
+function isInvalidArgument(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG'
+  );
 }

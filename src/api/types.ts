@@ -80,6 +80,8 @@ export interface ClientOptions {
   connectTimeoutMs?: number | undefined;
   /** Whole attempt, from sending to the last body byte; default 60 000 ms (the spec asks for > 30 s). */
   timeoutMs?: number | undefined;
+  /** The largest response body read, in bytes; default 64 MB (DEFAULT_MAX_RESPONSE_BYTES). Larger ends in a ResponseError. */
+  maxResponseBytes?: number | undefined;
   /** Retries after the first attempt; default 3, 0 disables. */
   retries?: number | undefined;
   /** First backoff step; default 1 000 ms, doubling per retry (full jitter). */

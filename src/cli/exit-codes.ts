@@ -11,6 +11,8 @@ import {
   TimeoutError,
   UsageError,
 } from '../api/errors.js';
+import { redactText } from '../api/redact.js';
+import { stripUnsafe } from '../output/terminal-safe.js';
 
 /** The contract's exit codes. */
 export const EXIT = {
@@ -20,6 +22,8 @@ export const EXIT = {
   auth: 3,
   points: 4,
   network: 5,
+  /** SIGHUP: the terminal went away (128 + 1). */
+  hangup: 129,
   interrupted: 130,
 } as const;
 
@@ -45,8 +49,29 @@ function hintFor(error: ApiError): string | undefined {
   return undefined;
 }
 
-/** The one place that turns an error into an exit code and the lines stderr shows. */
-export function describeFailure(error: unknown, verbose: boolean): Failure {
+/**
+ * The one place that turns an error into an exit code and the lines stderr
+ * shows. Every line goes through the terminal sanitiser: messages, codes and
+ * request ids come from the server, and a newline or an escape sequence in
+ * them must not forge a line or reach the terminal. `secret` (the API key in
+ * use) is redacted from every line, before and after sanitising, so that an
+ * escape sequence inside an echoed key cannot hide it from the redaction.
+ */
+export function describeFailure(error: unknown, verbose: boolean, secret?: string): Failure {
+  const failure = failureOf(error, verbose);
+  const lines = failure.lines.flatMap((line, i) =>
+    // Only a stack trace (verbose, last line) keeps its own line breaks.
+    verbose && i === failure.lines.length - 1 && i > 0 && line.includes('\n    at ')
+      ? line.split('\n')
+      : [line],
+  );
+  return {
+    exitCode: failure.exitCode,
+    lines: lines.map((line) => redactText(stripUnsafe(redactText(line, secret)), secret)),
+  };
+}
+
+function failureOf(error: unknown, verbose: boolean): Failure {
   if (error instanceof UsageError) {
     const [head, ...hint] = withHint(`error: ${error.message}`, error.hint);
     return { exitCode: EXIT.usage, lines: [head!, ...error.context.map((l) => `  ${l}`), ...hint] };

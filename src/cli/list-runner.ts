@@ -82,6 +82,10 @@ export async function runList(
     ...(paging.limit === undefined ? {} : { limit: paging.limit }),
     placement: paging.placement,
     signal: runtime.signal,
+    onWarning: (m) => {
+      progress.done();
+      runtime.report.warn(m);
+    },
   });
   let fetched = 0;
   async function* records(): AsyncGenerator<ApiRecord[]> {
@@ -109,6 +113,7 @@ async function runRaw(
 ): Promise<void> {
   const client = await runtime.client();
   let page = startPage;
+  let previous: string | undefined;
   for (;;) {
     const placed = { page, ...(perPage === undefined ? {} : { per_page: perPage }) };
     const pageSpec: RequestSpec =
@@ -121,6 +126,12 @@ async function runRaw(
       signal: runtime.signal,
     });
     const text = response.body;
+    if (text === previous) {
+      // A server answering the same page forever would make --all loop without end.
+      runtime.report.warn(`page ${page} is the same as page ${page - 1}; stopped paging`);
+      return;
+    }
+    previous = text;
     await runtime.write(text.endsWith('\n') ? text : `${text}\n`);
     if (!paging.all || runtime.stdoutClosed) return;
     let more = false;

@@ -23,6 +23,8 @@ export async function run(
   const signal = options.signal ?? new AbortController().signal;
   let exitCode: number = EXIT.ok;
   let verbose = argv.includes('--verbose') || argv.includes('-v');
+  // The key in use, once settings are known: redacted from every stderr line.
+  let secret: string | undefined;
   const writeErr = (text: string) => io.stderr.write(text);
 
   const fail = (error: unknown) => {
@@ -30,6 +32,7 @@ export async function run(
     const failure = describeFailure(
       interrupted ? new InterruptedError('interrupted') : error,
       verbose,
+      secret,
     );
     writeErr(`${failure.lines.join('\n')}\n`);
     exitCode = failure.exitCode;
@@ -41,10 +44,11 @@ export async function run(
   ) => {
     const settings = await resolveSettings(globals as GlobalFlags, io);
     verbose = settings.verbose;
+    secret = settings.apiKey;
     const runtime = new Runtime(
       io,
       settings,
-      createReporter(io.stderr, settings.quiet, settings.verbose),
+      createReporter(io.stderr, settings.quiet, settings.verbose, settings.apiKey),
       signal,
     );
     try {
@@ -77,15 +81,23 @@ export async function run(
 export async function main(argv: readonly string[]): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
-  const onSignal = () => {
+  // SIGHUP (a closed terminal, a dropped ssh session) ends the run like
+  // Ctrl-C, temporary files removed, with its own conventional code 128 + 1.
+  let signalExit: number = EXIT.interrupted;
+  const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
+    if (interrupts === 1) signalExit = signal === 'SIGHUP' ? EXIT.hangup : EXIT.interrupted;
     controller.abort();
-    // A second Ctrl-C, or a command that ignores the abort, still ends the process.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    setTimeout(() => process.exit(EXIT.interrupted), 3000).unref();
+    // A second signal, or a command that ignores the abort, still ends the process.
+    if (interrupts > 1) process.exit(signalExit);
+    setTimeout(() => process.exit(signalExit), 3000).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  // After a hang-up the terminal is gone: a failed write of the last error
+  // line must not turn into an uncaught exception.
+  process.stderr.on('error', () => {});
   // `news search | head -1`: the reader left; that is success, not a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
@@ -99,5 +111,6 @@ export async function main(argv: readonly string[]): Promise<void> {
     now: () => new Date(),
   };
   // run() maps a failure after Ctrl-C to 130; a command that stops cleanly on it (mock serve) exits 0.
-  process.exitCode = await run(argv, io, { signal: controller.signal });
+  const code = await run(argv, io, { signal: controller.signal });
+  process.exitCode = code === EXIT.interrupted ? signalExit : code;
 }

@@ -45,6 +45,10 @@ export function addGlobalOptions(program: Command): void {
       'print the request (key redacted) and the curl equivalent; send nothing',
     ),
     new Option('--timeout <seconds>', 'per-request timeout (default 60)'),
+    new Option(
+      '--max-response-mb <n>',
+      'largest response read, in MB (default 64; also NEWS_MAX_RESPONSE_MB)',
+    ),
     new Option('--retries <n>', 'retries on network errors, 408, 429 and 5xx (default 3)'),
     new Option('-q, --quiet', 'only errors and warnings on stderr'),
     new Option('-v, --verbose', 'more on stderr: retries, points, rate limits, stack traces'),

@@ -1,9 +1,20 @@
 import type { Writable } from 'node:stream';
+import { redactText } from '../api/redact.js';
+import { stripUnsafe } from '../output/terminal-safe.js';
 import type { Reporter } from './context.js';
 
-export function createReporter(stderr: Writable, quiet: boolean, verbose: boolean): Reporter {
+/**
+ * Notes, warnings and debug lines often quote the server (a code, a name, a
+ * URL): each line is redacted and goes through the terminal sanitiser.
+ */
+export function createReporter(
+  stderr: Writable,
+  quiet: boolean,
+  verbose: boolean,
+  secret?: string,
+): Reporter {
   const line = (text: string) => {
-    stderr.write(`${text}\n`);
+    stderr.write(`${redactText(stripUnsafe(redactText(text, secret)), secret)}\n`);
   };
   return {
     quiet,

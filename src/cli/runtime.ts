@@ -97,6 +97,7 @@ export class Runtime {
       auth: this.settings.auth,
       baseUrl,
       timeoutMs: this.settings.timeoutMs,
+      maxResponseBytes: this.settings.maxResponseBytes,
       retries: this.settings.retries,
       signal: this.signal,
       env: this.io.env,

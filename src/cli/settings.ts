@@ -1,8 +1,11 @@
+import { trimApiKey } from '../api/api-key.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/defaults.js';
 import { UsageError } from '../api/errors.js';
 import { FORMAT_NAMES } from '../output/formats.js';
 import type { FormatName } from '../output/types.js';
 import { type ConfigFile, type Profile, configPath, readConfig } from './config-file.js';
 import type { CliIO } from './context.js';
+import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
 
 export const DEFAULT_BASE_URL = 'https://api.apitube.io';
 export const MOCK_DEFAULT_KEY = 'api_live_mock_pro';
@@ -23,6 +26,7 @@ export interface GlobalFlags {
   verbose?: boolean;
   profile?: string;
   timeout?: string;
+  maxResponseMb?: string;
   retries?: string;
   sanitize?: boolean;
 }
@@ -43,6 +47,8 @@ export interface Settings {
   /** --profile or NEWS_PROFILE named a profile the config file lacks. */
   readonly profileMissing: boolean;
   readonly timeoutMs: number;
+  /** The response size cap (--max-response-mb, NEWS_MAX_RESPONSE_MB). */
+  readonly maxResponseBytes: number;
   readonly retries: number;
   readonly sanitize: boolean;
   readonly configPath: string;
@@ -94,6 +100,7 @@ export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Se
     throw new UsageError('--fields needs at least one field name');
   const timeout = pick(flags.timeout, profile?.timeout);
   const retries = pick(flags.retries, profile?.retries);
+  const maxResponseMb = pick(flags.maxResponseMb, env['NEWS_MAX_RESPONSE_MB']);
   const baseUrl =
     pick(flags.baseUrl, env['NEWS_API_BASE_URL'], profile?.['base-url']) ?? DEFAULT_BASE_URL;
   try {
@@ -103,7 +110,13 @@ export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Se
   }
 
   return {
-    apiKey: pick(flags.apiKey, env['NEWS_API_KEY'], profile?.['api-key']),
+    // Trimmed here (a key pasted with its line end); checked by the client, so a
+    // bad key in the environment does not break commands that send nothing.
+    apiKey: pick(
+      trimApiKey(flags.apiKey),
+      trimApiKey(env['NEWS_API_KEY']),
+      trimApiKey(profile?.['api-key']),
+    ),
     auth: auth as AuthMethod,
     baseUrl,
     mock,
@@ -116,7 +129,14 @@ export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Se
     profile: profileName,
     profileMissing,
     // Above the service's 30 s worst case, as its client guidance asks.
-    timeoutMs: timeout === undefined ? 60_000 : positiveNumber('--timeout', timeout, false) * 1000,
+    timeoutMs: timeout === undefined ? 60_000 : parseTimeoutSeconds(timeout),
+    maxResponseBytes:
+      maxResponseMb === undefined
+        ? DEFAULT_MAX_RESPONSE_BYTES
+        : parseMaxResponseMb(
+            maxResponseMb,
+            flags.maxResponseMb === undefined ? 'NEWS_MAX_RESPONSE_MB' : '--max-response-mb',
+          ),
     retries: retries === undefined ? 3 : positiveNumber('--retries', retries, true),
     sanitize: flags.sanitize !== false,
     configPath: path,

@@ -1,16 +1,29 @@
 /**
- * A file written atomically: bytes go to a temporary file beside the
- * destination (same directory, so the final rename stays on one file system
- * and is atomic), which is fsynced and renamed over the destination only when
- * the export succeeded. On failure, abort or Ctrl-C the temporary file is
- * removed and the destination is untouched. A `.gz` destination is gzipped.
+ * An output file. A regular file (new or existing) is written atomically:
+ * bytes go to a temporary file beside it (same directory, so the final rename
+ * stays on one file system and is atomic), which is fsynced, given the mode of
+ * the file it replaces, and renamed over it only when the export succeeded.
+ * On failure, abort or Ctrl-C the temporary file is removed and the
+ * destination is untouched. A `.gz` destination is gzipped.
+ *
+ * Not everything named by `-o` is a file to replace:
+ * - a symbolic link is followed: the file it points at is replaced, the link stays;
+ * - a named pipe, a character device (`/dev/null`, a terminal) and the
+ *   `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` names are written straight
+ *   into: renaming a file onto them would replace the pipe or the device
+ *   (for root, `/dev/stdout` for the whole machine);
+ * - a directory or a socket is refused.
+ *
+ * Temporary files are named `.NAME.PID.RANDOM.tmp`; one left by a process that
+ * no longer runs (`kill -9`, a power cut) is removed by the next export to
+ * the same destination.
  */
 import { randomBytes } from 'node:crypto';
-import { close, createWriteStream, fsync, open, unlinkSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { close, createWriteStream, fchmod, fsync, open, unlinkSync } from 'node:fs';
+import { lstat, readdir, readlink, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { UsageError } from '../api/errors.js';
 import { isGzipPath } from './formats.js';
@@ -52,6 +65,101 @@ function finishedWriting(stream: Writable): Promise<void> {
   });
 }
 
+/** How an output path is written. */
+export type OutputTarget =
+  /** A regular file, new or existing: temporary file + rename onto `path` (links followed). */
+  | { kind: 'atomic'; path: string; mode: number | undefined }
+  /** A pipe, a device or a standard stream: opened and written in place. */
+  | { kind: 'direct'; path: string };
+
+// The names of the process's own streams; realpath would turn /dev/stdout into
+// the file the shell opened, which must be appended to, never renamed over.
+const STD_STREAM = /^\/(?:dev\/(?:stdin|stdout|stderr|fd\/\d+)|proc\/(?:self|\d+)\/fd\/\d+)$/;
+const MAX_LINKS = 40;
+
+function cannotWrite(destination: string, why: string, hint?: string): UsageError {
+  return new UsageError(`cannot write ${destination}: ${why}`, { hint });
+}
+
+/**
+ * Decides how `destination` is written: follows symbolic links (also a
+ * dangling one: its target is created), keeps an existing file's mode, writes
+ * pipes and devices in place, refuses what cannot be written.
+ */
+export async function resolveOutputTarget(destination: string): Promise<OutputTarget> {
+  let path = resolve(destination);
+  if (STD_STREAM.test(path)) return { kind: 'direct', path };
+  for (let hops = 0; ; hops++) {
+    let info: Awaited<ReturnType<typeof lstat>>;
+    try {
+      info = await lstat(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'atomic', path, mode: undefined };
+      if (code === 'ENOTDIR')
+        throw cannotWrite(destination, 'a part of the path is not a directory');
+      throw cannotWrite(destination, code ?? String(err));
+    }
+    if (info.isSymbolicLink()) {
+      if (hops >= MAX_LINKS) throw cannotWrite(destination, 'too many levels of symbolic links');
+      path = resolve(dirname(path), await readlink(path));
+      continue;
+    }
+    if (info.isFile()) return { kind: 'atomic', path, mode: info.mode & 0o7777 };
+    if (info.isFIFO() || info.isCharacterDevice()) return { kind: 'direct', path };
+    if (info.isDirectory()) {
+      throw cannotWrite(
+        destination,
+        'it is a directory',
+        'name a file inside it, e.g. -o DIR/out.csv',
+      );
+    }
+    throw cannotWrite(destination, 'it is not a regular file, a pipe or a device');
+  }
+}
+
+/** True when no process with this id runs (EPERM: one runs, under another user). */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes `.NAME.PID.RANDOM.tmp` files beside `path` whose process is gone.
+ * Best effort: a directory that cannot be listed, or a file already removed
+ * by someone else, is no reason to fail an export. Returns what it removed.
+ */
+export async function removeStaleTemporaries(path: string): Promise<string[]> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (m === null) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || !processGone(pid)) continue;
+    try {
+      if (!(await lstat(join(dir, name))).isFile()) continue;
+      await unlink(join(dir, name));
+      removed.push(join(dir, name));
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
 export class AtomicFileSink extends StreamSink {
   private done = false;
 
@@ -59,8 +167,12 @@ export class AtomicFileSink extends StreamSink {
     target: Writable,
     private readonly file: Writable,
     private readonly fd: number,
+    /** The destination as named (shown to the user). */
     readonly path: string,
-    readonly tempPath: string,
+    /** The temporary file, or undefined when writing in place. */
+    readonly tempPath: string | undefined,
+    /** Where the temporary file is renamed to (links followed). */
+    private readonly finalPath: string,
   ) {
     super(target);
     const listener = (err: Error): void => this.onError(err);
@@ -69,8 +181,21 @@ export class AtomicFileSink extends StreamSink {
   }
 
   static async open(destination: string): Promise<AtomicFileSink> {
-    const path = resolve(destination);
+    const named = resolve(destination);
+    const target = await resolveOutputTarget(destination);
+    if (target.kind === 'direct') {
+      let fd: number;
+      try {
+        // Append: `-o /dev/stdout` after `>> log` must not truncate the log.
+        fd = await promisify(open)(target.path, 'a');
+      } catch (err) {
+        throw cannotWrite(destination, (err as NodeJS.ErrnoException).code ?? String(err));
+      }
+      return AtomicFileSink.around(fd, named, undefined, target.path);
+    }
+    const path = target.path;
     const dir = dirname(path);
+    await removeStaleTemporaries(path);
     const temp = join(
       dir,
       `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
@@ -80,21 +205,36 @@ export class AtomicFileSink extends StreamSink {
       fd = await promisify(open)(temp, 'wx', 0o666);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot write ${destination}: ${code ?? String(err)}`, {
-        hint: code === 'ENOENT' ? `the directory ${dir} does not exist` : undefined,
-      });
+      throw cannotWrite(
+        destination,
+        code ?? String(err),
+        code === 'ENOENT' ? `the directory ${dir} does not exist` : undefined,
+      );
     }
     track(temp);
+    if (target.mode !== undefined) {
+      // Replacing a 0600 file must not leave a 0644 one.
+      await promisify(fchmod)(fd, target.mode).catch(() => undefined);
+    }
+    return AtomicFileSink.around(fd, named, temp, path);
+  }
+
+  private static around(
+    fd: number,
+    named: string,
+    temp: string | undefined,
+    finalPath: string,
+  ): AtomicFileSink {
     // A plain fd rather than a FileHandle: a FileHandle cannot be closed while
     // a stream holds it, and we need it open after 'finish' to fsync.
-    const file = createWriteStream(temp, { fd, autoClose: false, highWaterMark: 1024 * 1024 });
+    const file = createWriteStream('', { fd, autoClose: false, highWaterMark: 1024 * 1024 });
     let target: Writable = file;
-    if (isGzipPath(path)) {
+    if (isGzipPath(named)) {
       const gzip = createGzip({ level: 6 });
       gzip.pipe(file);
       target = gzip;
     }
-    return new AtomicFileSink(target, file, fd, path, temp);
+    return new AtomicFileSink(target, file, fd, named, temp, finalPath);
   }
 
   async commit(): Promise<void> {
@@ -104,9 +244,15 @@ export class AtomicFileSink extends StreamSink {
     if (!target.writableEnded) target.end();
     await finishedWriting(this.file);
     this.check();
+    if (this.tempPath === undefined) {
+      // A pipe or a device: nothing to sync or rename.
+      await this.closeFd();
+      this.done = true;
+      return;
+    }
     await promisify(fsync)(this.fd);
     await this.closeFd();
-    await rename(this.tempPath, this.path);
+    await rename(this.tempPath, this.finalPath);
     live.delete(this.tempPath);
     this.done = true;
   }
@@ -125,6 +271,7 @@ export class AtomicFileSink extends StreamSink {
     (this.target as Writable).destroy();
     this.file.destroy();
     await this.closeFd().catch(() => undefined);
+    if (this.tempPath === undefined) return;
     await unlink(this.tempPath).catch(() => undefined);
     live.delete(this.tempPath);
   }

@@ -120,6 +120,11 @@ export class Scanner {
           this.depth++;
           break;
         case OPEN_ARR:
+          if (this.depth === this.recordDepth && this.recordDepth > 0 && !this.capturing) {
+            // An array where a record belongs was skipped whole before: a record
+            // must never vanish without a word.
+            throw bad(`records must be JSON objects; found an array (line ${this.line})`);
+          }
           if (this.depth === 0) {
             this.recordDepth = 1;
           } else if (valueAtTop && this.lastKey === 'results' && this.depth === 1) {
@@ -189,6 +194,11 @@ export class Scanner {
       const results = (value as Record<string, unknown>)['results'];
       // An envelope whose results were not an array at the top (e.g. after other keys): rare, handled whole.
       if (Array.isArray(results)) {
+        for (const r of results) {
+          if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+            throw bad(`records must be JSON objects (before line ${this.line})`);
+          }
+        }
         for (const r of results) this.out.push(r as ApiRecord);
         return;
       }

@@ -75,11 +75,6 @@ export function neutraliseFormula(s: string): string {
   return "'" + s;
 }
 
-// C0 and C1 controls (ESC, BEL, CSI …) must not reach a terminal: a title
-// holding "\x1b]0;…" would rewrite the window title or worse.
-const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F]+/g;
-
-/** One line of plain text, safe to print on a terminal. */
-export function terminalSafe(s: string): string {
-  return s.replace(TERMINAL_UNSAFE, ' ').replace(/\s+/g, ' ').trim();
-}
+// The terminal sanitiser lives in its own module (one for every third-party
+// text on a terminal); re-exported here for the writers that import it from text.ts.
+export { terminalSafe } from './terminal-safe.js';

@@ -286,7 +286,7 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     pattern: DIGITS,
     patternHint: 'a numeric id',
   }),
-  ...pair('source.domain', 'Source', 'these source domains', { list: 3 }),
+  ...pair('source.domain', 'Source', 'these source domains', { list: 3, noWildcard: true }),
   ...pair('source.bias', 'Source', 'sources of this political bias', { list: 3, enum: BIAS }),
   ...range('source.rank.opr', 'Source', 'integer', 'source authority score', { min: 0 }, false),
   flag('is_premium_source', 'Source', 'premium sources only (1) or none (0)'),

@@ -10,8 +10,10 @@ export type ValueCheck =
   | { ok: false; rule: string; code?: string | undefined };
 
 const WILDCARD = /[*?]/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-](\d{2}):?(\d{2}))?$/;
 
 /** Splits a comma-separated list the way the API does: trimmed, empty parts dropped. */
 export function splitList(value: string): string[] {
@@ -21,12 +23,39 @@ export function splitList(value: string): string[] {
     .filter((v) => v !== '');
 }
 
-/** Milliseconds since the epoch for a date parameter value, or NaN. Dates without a zone are UTC. */
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** A real day of the calendar: `Date.parse` would roll 2026-02-30 over to 2 March. */
+function isCalendarDate(y: string, m: string, d: string): boolean {
+  const year = Number(y);
+  const month = Number(m);
+  const day = Number(d);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/**
+ * Milliseconds since the epoch for a date parameter value, or NaN. Dates
+ * without a zone are UTC. Impossible dates and times (February 30, hour 24,
+ * minute 60, an offset beyond ±23:59) are NaN, not the neighbouring instant.
+ */
 export function parseDateValue(value: string): number {
-  if (DATE_ONLY.test(value)) return Date.parse(`${value}T00:00:00Z`);
-  if (!DATE_TIME.test(value)) return Number.NaN;
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value);
-  return Date.parse(hasZone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
+  const day = DATE_ONLY.exec(value);
+  if (day !== null) {
+    if (!isCalendarDate(day[1]!, day[2]!, day[3]!)) return Number.NaN;
+    return Date.parse(`${value}T00:00:00Z`);
+  }
+  const t = DATE_TIME.exec(value);
+  if (t === null) return Number.NaN;
+  const [, y, mo, d, h, mi, sec, , zone, zh, zm] = t;
+  if (!isCalendarDate(y!, mo!, d!)) return Number.NaN;
+  if (Number(h) > 23 || Number(mi) > 59 || (sec !== undefined && Number(sec) > 59)) {
+    return Number.NaN;
+  }
+  if (zh !== undefined && (Number(zh) > 23 || Number(zm) > 59)) return Number.NaN;
+  const iso = value.replace(' ', 'T');
+  return Date.parse(zone === undefined ? `${iso}Z` : iso);
 }
 
 function describeBounds(def: ParamDef): string {
@@ -92,6 +121,13 @@ export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
     case 'string': {
       const text = String(raw).trim();
       if (text === '') return { ok: false, rule: 'must not be empty' };
+      // A NUL or an escape in a filter is a paste accident, never a search term
+      // (found by the client fuzz suite: it was sent as is).
+      const control = CONTROL_CHAR.exec(text);
+      if (control !== null) {
+        const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+        return { ok: false, rule: `must not contain a control character (U+${code})` };
+      }
       if (def.noWildcard && WILDCARD.test(text)) {
         return {
           ok: false,
@@ -99,6 +135,10 @@ export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
         };
       }
       if (def.list !== undefined) {
+        // "us,,fr" or "," hold an empty value: the user meant something there.
+        if (text.split(',').some((v) => v.trim() === '')) {
+          return { ok: false, rule: `must not hold an empty value (got "${text}")` };
+        }
         const values = splitList(text).map((v) => def.normalize?.(v) ?? v);
         if (values.length > def.list) {
           return {

@@ -113,7 +113,8 @@ describe('profile card', () => {
 
   it('survives a profile with nothing but a name, and strips terminal escapes', () => {
     expect(renderProfileCard({ name: 'Evil\x1b]0;owned\x07 Name' }, 'companies', 40)).toBe(
-      'Evil ]0;owned Name\n────────────────────\n',
+      // The whole OSC sequence goes, not only its ESC and BEL (terminal-safe.ts).
+      'Evil Name\n────────────────────\n',
     );
   });
 });

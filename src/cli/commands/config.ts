@@ -1,3 +1,4 @@
+import { checkApiKey } from '../../api/api-key.js';
 import { UsageError } from '../../api/errors.js';
 import type { CommandSpec } from '../command-spec.js';
 import {
@@ -23,7 +24,9 @@ const shown = (key: ConfigKey, value: string) => (key === 'api-key' ? redactKey(
 
 async function set(args: readonly string[], runtime: Runtime): Promise<void> {
   const key = keyArg(args[0]);
-  const value = args[1];
+  // A key is trimmed and checked as the client will check it, so a pasted line
+  // end or a control character is refused now, not at the first request.
+  const value = key === 'api-key' ? checkApiKey(args[1]) : args[1];
   if (value === undefined) throw new UsageError('config set needs a value');
   const path = runtime.settings.configPath;
   const config = await readConfig(path);
