@@ -9,6 +9,7 @@ import { MockHttpError } from './error-envelope.js';
 import type { Article, FixtureStore, Source } from './fixtures/types.js';
 import { toArticleSource } from './fixtures/world.js';
 import { isPlainObject } from './http-io.js';
+import { markIndexed } from './indexed-at.js';
 
 export function normalizeArticles(input: unknown, store: FixtureStore, now: Date): Article[] {
   const items = Array.isArray(input) ? input : isPlainObject(input) ? [input] : undefined;
@@ -38,6 +39,7 @@ export function normalizeArticles(input: unknown, store: FixtureStore, now: Date
     const article = { ...base, ...item, id, published_at: published.toISOString() } as Article;
     if (isPlainObject(item['source']))
       article.source = { ...base.source, ...item['source'] } as Article['source'];
+    markIndexed(article, now);
     return article;
   });
 }
