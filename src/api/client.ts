@@ -22,6 +22,7 @@ import {
 } from './errors.js';
 import { type Page, type PageRequest, type PaginateOptions, paginate } from './paginate.js';
 import { type PrepareContext, prepareRequest, userAgentFor } from './prepare-request.js';
+import { RateLimiter } from './rate-limiter.js';
 import { redactText } from './redact.js';
 import { modeOf, rateLimitOf, usageHeaders } from './response-meta.js';
 import {
@@ -57,6 +58,7 @@ export class NewsClient {
   readonly #onNotice: ((message: string) => void) | undefined;
   readonly #onResponse: ClientOptions['onResponse'];
   readonly #transport: Transport;
+  readonly #limiter: RateLimiter | undefined;
   #testNoticeShown = false;
 
   constructor(options: ClientOptions, transport?: Transport) {
@@ -78,6 +80,8 @@ export class NewsClient {
     this.#onRetry = options.onRetry;
     this.#onNotice = options.onNotice;
     this.#onResponse = options.onResponse;
+    this.#limiter =
+      options.paceRateLimit === false ? undefined : new RateLimiter(this.#policy.now, this.#sleep);
     this.#transport =
       transport ??
       new UndiciTransport({
@@ -107,6 +111,8 @@ export class NewsClient {
 
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
+      await this.#limiter?.beforeRequest(signal);
+      if (signal?.aborted) throw new InterruptedError('interrupted');
       try {
         raw = await this.#transport.send(prepared, {
           ...(signal === undefined ? {} : { signal }),
@@ -125,6 +131,7 @@ export class NewsClient {
         continue;
       }
 
+      this.#limiter?.observe(raw.headers);
       this.#noticeMode(raw.headers);
       if (raw.status >= 200 && raw.status < 300) {
         const response = this.#success<T>(raw, attempt, options.raw === true);
