@@ -2,6 +2,8 @@ import type { RequestSpec } from '../api/types.js';
 import type { ApiRecord, RecordKind } from '../output/types.js';
 import { UsageError } from '../api/errors.js';
 import { type CronOptions, cronActive, cronFrom } from './cron/options.js';
+import { hasTemplate } from './cron/output-template.js';
+import { titleWindowNeeded } from './cron/windows.js';
 import { exportPages } from './export-pages.js';
 import { ProgressLine } from './reporter.js';
 import type { Runtime } from './runtime.js';
@@ -83,9 +85,14 @@ export async function runList(
     }
     return undefined;
   }
-  const checkpointed =
-    paging.all && writesFile(runtime) && paging.placement === 'body' && kind === 'article';
-  if (!raw && ((paging.cron !== undefined && cronActive(paging.cron)) || checkpointed)) {
+  const articles = paging.placement === 'body' && kind === 'article';
+  const cronPath =
+    articles &&
+    ((paging.cron !== undefined && cronActive(paging.cron)) ||
+      (paging.all && writesFile(runtime)) ||
+      hasTemplate(runtime.settings.output ?? '') ||
+      (multiPage && titleWindowNeeded(container ?? {}, runtime.io.now()) !== undefined));
+  if (!raw && cronPath) {
     const { runCronList } = await import('./cron/cron-runner.js');
     return runCronList({
       runtime,

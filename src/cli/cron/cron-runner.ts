@@ -6,6 +6,7 @@
  * asked for, so ordinary runs and `--help` do not pay for it.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NewsClient } from '../../api/index.js';
@@ -503,6 +504,12 @@ async function exportPartitioned(
   const { exportRecords } = await import('../../output/index.js');
   const part = runPartName(now, randomBytes(3).toString('hex'));
   const writers = new Map<string, { channel: PageChannel; done: Promise<number> }>();
+  // One writer per partition, each listening for Ctrl-C: a year by day is 365 listeners.
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const onAbort = (): void => controller.abort(runtime.signal.reason);
+  if (runtime.signal.aborted) onAbort();
+  runtime.signal.addEventListener('abort', onAbort, { once: true });
   let records = 0;
   try {
     for await (const page of pages) {
@@ -512,10 +519,10 @@ async function exportPartitioned(
           await mkdir(join(root, dir), { recursive: true });
           const channel = new PageChannel();
           const file = join(root, dir, `${part}.${extensionOf(format)}`);
-          const done = exportRecords(
-            channel,
-            exportOptionsFor(runtime, format, file, req.kind, title),
-          ).then((r) => r.records);
+          const done = exportRecords(channel, {
+            ...exportOptionsFor(runtime, format, file, req.kind, title),
+            signal: controller.signal,
+          }).then((r) => r.records);
           done.catch(() => undefined);
           writer = { channel, done };
           writers.set(dir, writer);
@@ -533,10 +540,12 @@ async function exportPartitioned(
   } catch (error) {
     for (const { channel } of writers.values()) channel.fail(error);
     await Promise.allSettled([...writers.values()].map((w) => w.done));
+    runtime.signal.removeEventListener('abort', onAbort);
     throw error;
   }
   for (const { channel } of writers.values()) channel.close();
   const results = await Promise.allSettled([...writers.values()].map((w) => w.done));
+  runtime.signal.removeEventListener('abort', onAbort);
   const failed = results.find((r) => r.status === 'rejected');
   if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
   runtime.report.notice(

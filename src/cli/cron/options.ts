@@ -103,7 +103,8 @@ export function cronActive(cron: CronOptions): boolean {
     cron.resume ||
     cron.partitionBy !== undefined ||
     cron.maxPoints !== undefined ||
-    cron.splitWindowMs !== undefined
+    cron.splitWindowMs !== undefined ||
+    cron.logFile !== undefined
   );
 }
 
