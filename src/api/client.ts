@@ -131,9 +131,10 @@ export class NewsClient {
         continue;
       }
 
-      this.#limiter?.observe(raw.headers);
       this.#noticeMode(raw.headers);
       if (raw.status >= 200 && raw.status < 300) {
+        // Error answers are paced by the retry policy, which reads the same headers.
+        this.#limiter?.observe(raw.headers);
         const response = this.#success<T>(raw, attempt, options.raw === true);
         this.#onResponse?.(response, options);
         return response;

@@ -15,7 +15,6 @@ import type { Page } from '../../api/paginate.js';
 import type { RequestSpec } from '../../api/types.js';
 import type { ApiRecord, FormatName, RecordKind } from '../../output/types.js';
 import { exportOptionsFor, exportPages } from '../export-pages.js';
-import type { Paging } from '../list-runner.js';
 import { ProgressLine } from '../reporter.js';
 import type { Runtime } from '../runtime.js';
 import {
@@ -51,7 +50,13 @@ export interface CronListRequest {
   readonly runtime: Runtime;
   readonly spec: RequestSpec;
   readonly kind: RecordKind;
-  readonly paging: Paging & { readonly cron: CronOptions };
+  /** list-runner's Paging (not imported: list-runner loads this module). */
+  readonly paging: {
+    readonly all: boolean;
+    readonly limit: number | undefined;
+    readonly placement: 'body' | 'query';
+    readonly cron: CronOptions;
+  };
   /** per_page to send (the user's, or what --limit implies); undefined: the server's default. */
   readonly perPage: number | undefined;
   readonly startPage: number;
