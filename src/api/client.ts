@@ -23,6 +23,7 @@ import {
 } from './errors.js';
 import { type Page, type PageRequest, type PaginateOptions, paginate } from './paginate.js';
 import { type PrepareContext, prepareRequest, userAgentFor } from './prepare-request.js';
+import { RateLimiter } from './rate-limiter.js';
 import { redactDeep, redactText, serverText } from './redact.js';
 import { modeOf, rateLimitOf, usageHeaders } from './response-meta.js';
 import {
@@ -58,6 +59,7 @@ export class NewsClient {
   readonly #onNotice: ((message: string) => void) | undefined;
   readonly #onResponse: ClientOptions['onResponse'];
   readonly #transport: Transport;
+  readonly #limiter: RateLimiter | undefined;
   #testNoticeShown = false;
 
   constructor(options: ClientOptions, transport?: Transport) {
@@ -80,6 +82,8 @@ export class NewsClient {
     this.#onRetry = options.onRetry;
     this.#onNotice = options.onNotice;
     this.#onResponse = options.onResponse;
+    this.#limiter =
+      options.paceRateLimit === false ? undefined : new RateLimiter(this.#policy.now, this.#sleep);
     this.#transport =
       transport ??
       new UndiciTransport({
@@ -110,6 +114,8 @@ export class NewsClient {
 
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
+      await this.#limiter?.beforeRequest(signal);
+      if (signal?.aborted) throw new InterruptedError('interrupted');
       try {
         raw = await this.#transport.send(prepared, {
           ...(signal === undefined ? {} : { signal }),
@@ -130,6 +136,8 @@ export class NewsClient {
 
       this.#noticeMode(raw.headers);
       if (raw.status >= 200 && raw.status < 300) {
+        // Error answers are paced by the retry policy, which reads the same headers.
+        this.#limiter?.observe(raw.headers);
         const response = this.#success<T>(raw, attempt, options.raw === true);
         this.#onResponse?.(response, options);
         return response;

@@ -97,6 +97,11 @@ export interface ClientOptions {
   signal?: AbortSignal | undefined;
   /** Proxy variables are read from here; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * Pace requests from the X-RateLimit-* headers so the limit is not hit
+   * (src/api/rate-limiter.ts); default true.
+   */
+  paceRateLimit?: boolean | undefined;
   /** Injectable for tests. */
   sleep?: SleepFn | undefined;
   /** Injectable for tests; must return [0, 1). */

@@ -13,6 +13,7 @@ import {
 } from '../api/errors.js';
 import { redactText } from '../api/redact.js';
 import { stripUnsafe } from '../output/terminal-safe.js';
+import { BudgetError } from './cron/budget.js';
 
 /** The contract's exit codes. */
 export const EXIT = {
@@ -89,6 +90,9 @@ function failureOf(error: unknown, verbose: boolean): Failure {
           : EXIT.failure;
     return { exitCode, lines: withHint(head, hintFor(error)) };
   }
+  // --max-points: refused or stopped before spending more, like running out of points.
+  if (error instanceof BudgetError)
+    return { exitCode: EXIT.points, lines: withHint(`error: ${error.message}`, error.hint) };
   if (error instanceof InterruptedError)
     return { exitCode: EXIT.interrupted, lines: ['error: interrupted'] };
   if (error instanceof ConnectionError || error instanceof TimeoutError) {

@@ -1,11 +1,15 @@
+import type { ExportOptions, ExportResult } from '../output/export.js';
 import type { PageSource } from '../output/format-writer.js';
 import { UsageError } from '../api/errors.js';
 import type { FormatName, RecordKind } from '../output/types.js';
 import type { Runtime } from './runtime.js';
 
 /** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
-export async function chooseFormat(runtime: Runtime): Promise<FormatName> {
-  const { format, output } = runtime.settings;
+export async function chooseFormat(
+  runtime: Runtime,
+  output: string | undefined = runtime.settings.output,
+): Promise<FormatName> {
+  const { format } = runtime.settings;
   if (format !== undefined) return format;
   if (output !== undefined && output !== '-') {
     const { formatFromPath } = await import('../output/index.js');
@@ -20,22 +24,18 @@ export async function chooseFormat(runtime: Runtime): Promise<FormatName> {
   return runtime.io.stdout.isTTY ? 'table' : 'json';
 }
 
-/**
- * The one path from records to stdout or a file: picks the format, passes the
- * global output settings, and reports where the records went.
- */
-export async function exportPages(
+/** The export options every command shares, for one destination (undefined: stdout). */
+export function exportOptionsFor(
   runtime: Runtime,
-  pages: PageSource,
+  format: FormatName,
+  output: string | undefined,
   kind: RecordKind,
   title: string,
-): Promise<void> {
-  const format = await chooseFormat(runtime);
-  const { exportRecords } = await import('../output/index.js');
+): ExportOptions {
   const { settings, io } = runtime;
-  const result = await exportRecords(pages, {
+  return {
     format,
-    output: settings.output,
+    output,
     stdout: io.stdout,
     stdoutIsTTY: io.stdout.isTTY === true,
     kind,
@@ -45,9 +45,27 @@ export async function exportPages(
     title,
     warn: (m) => runtime.report.warn(m),
     signal: runtime.signal,
-  });
+  };
+}
+
+/**
+ * The one path from records to stdout or a file: picks the format, passes the
+ * global output settings, and reports where the records went. `output`
+ * overrides -o (an expanded template, a partition file).
+ */
+export async function exportPages(
+  runtime: Runtime,
+  pages: PageSource,
+  kind: RecordKind,
+  title: string,
+  output: string | undefined = runtime.settings.output,
+): Promise<ExportResult> {
+  const format = await chooseFormat(runtime, output);
+  const { exportRecords } = await import('../output/index.js');
+  const result = await exportRecords(pages, exportOptionsFor(runtime, format, output, kind, title));
   if (result.stoppedEarly) runtime.stdoutClosed = true;
   if (result.path !== undefined)
     runtime.report.notice(`wrote ${result.records} records to ${result.path}`);
   else runtime.report.debug(`${result.records} records`);
+  return result;
 }

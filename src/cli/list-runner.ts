@@ -1,6 +1,9 @@
 import type { RequestSpec } from '../api/types.js';
 import type { ApiRecord, RecordKind } from '../output/types.js';
 import { UsageError } from '../api/errors.js';
+import { type CronOptions, cronActive, cronFrom } from './cron/options.js';
+import { hasTemplate } from './cron/output-template.js';
+import { titleWindowNeeded } from './cron/windows.js';
 import { exportPages } from './export-pages.js';
 import { ProgressLine } from './reporter.js';
 import type { Runtime } from './runtime.js';
@@ -10,6 +13,8 @@ export interface Paging {
   readonly limit: number | undefined;
   /** Where page and per_page go: the JSON body (news endpoints) or the query (directories). */
   readonly placement: 'body' | 'query';
+  /** The unattended-run flags (--state, --resume, …) of the commands that take them. */
+  readonly cron?: CronOptions | undefined;
 }
 
 /** `--all` and `--limit N` as given on a list command. */
@@ -26,7 +31,10 @@ export function pagingFrom(
       );
     }
   }
-  return { all: options['all'] === true, limit, placement };
+  const cron = cronFrom(options);
+  // --state pages down to the last run's watermark: every page, by definition.
+  const all = options['all'] === true || cron.state !== undefined;
+  return { all, limit, placement, cron };
 }
 
 /** The records of a list response: `results` per the OpenAPI, `articles` in older answers. */
@@ -50,11 +58,6 @@ export async function runList(
   paging: Paging,
   raw = false,
 ): Promise<number | undefined> {
-  if (runtime.settings.dryRun) {
-    await runtime.printDryRun(spec);
-    return undefined;
-  }
-  const client = await runtime.client();
   const container = (paging.placement === 'body' ? spec.body : spec.query) as
     | Record<string, unknown>
     | undefined;
@@ -62,13 +65,46 @@ export async function runList(
   const requestedPerPage = container?.['per_page'];
   const multiPage =
     paging.all || (paging.limit !== undefined && paging.limit > Number(requestedPerPage ?? 100));
-  const progress = new ProgressLine(runtime.io.stderr, multiPage && !runtime.settings.quiet);
   const perPage =
     requestedPerPage !== undefined
       ? Number(requestedPerPage)
       : paging.limit !== undefined && paging.limit < 100
         ? paging.limit
         : undefined;
+
+  if (runtime.settings.dryRun) {
+    // The request as it would really go out, with the per_page --limit adds.
+    const shown =
+      perPage === undefined || requestedPerPage !== undefined
+        ? spec
+        : withPaging(spec, paging.placement, { per_page: perPage });
+    await runtime.printDryRun(shown);
+    if (multiPage) {
+      const { dryRunEstimate } = await import('./cron/dry-run-estimate.js');
+      await runtime.write(`${await dryRunEstimate(runtime, spec, perPage, paging.limit)}\n`);
+    }
+    return undefined;
+  }
+  const articles = paging.placement === 'body' && kind === 'article';
+  const cronPath =
+    articles &&
+    ((paging.cron !== undefined && cronActive(paging.cron)) ||
+      (paging.all && writesFile(runtime)) ||
+      hasTemplate(runtime.settings.output ?? '') ||
+      (multiPage && titleWindowNeeded(container ?? {}, runtime.io.now()) !== undefined));
+  if (!raw && cronPath) {
+    const { runCronList } = await import('./cron/cron-runner.js');
+    return runCronList({
+      runtime,
+      spec,
+      kind,
+      paging: { ...paging, cron: paging.cron ?? cronFrom({}) },
+      perPage,
+      startPage,
+    });
+  }
+  const client = await runtime.client();
+  const progress = new ProgressLine(runtime.io.stderr, multiPage && !runtime.settings.quiet);
 
   if (raw) {
     await runRaw(runtime, spec, paging, startPage, perPage);
@@ -97,10 +133,28 @@ export async function runList(
   }
   try {
     await exportPages(runtime, records(), kind, `news ${spec.path}`);
+    const { runStats } = await import('./cron/run-log.js');
+    runStats(runtime).records = fetched;
     return fetched;
   } finally {
     progress.done();
   }
+}
+
+/** `--all -o FILE` goes through the checkpointed path, so an interrupted export can `--resume`. */
+function writesFile(runtime: Runtime): boolean {
+  const output = runtime.settings.output;
+  return output !== undefined && output !== '-';
+}
+
+function withPaging(
+  spec: RequestSpec,
+  placement: 'body' | 'query',
+  paging: Record<string, number>,
+): RequestSpec {
+  return placement === 'body'
+    ? { ...spec, body: { ...(spec.body as object), ...paging } }
+    : { ...spec, query: { ...spec.query, ...paging } };
 }
 
 /** `--raw`: each page's body exactly as the server sent it, one per line. */

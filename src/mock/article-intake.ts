@@ -10,6 +10,7 @@ import { MockHttpError } from './error-envelope.js';
 import type { Article, FixtureStore, Source } from './fixtures/types.js';
 import { toArticleSource } from './fixtures/world.js';
 import { isPlainObject } from './http-io.js';
+import { markIndexed } from './indexed-at.js';
 
 /** Most articles one `POST /__mock/articles` may carry (413 beyond; checked by the route). */
 export const MAX_POSTED_ARTICLES = 10_000;
@@ -43,7 +44,9 @@ export function normalizeArticles(input: unknown, store: FixtureStore, now: Date
     if (Number.isNaN(published.getTime())) {
       throw new MockHttpError(400, undefined, `Article ${i}: published_at: not a date.`);
     }
-    return completeArticle(posted, blankArticle(id, published, store.sources[0]));
+    const article = completeArticle(posted, blankArticle(id, published, store.sources[0]));
+    markIndexed(article, now);
+    return article;
   });
 }
 

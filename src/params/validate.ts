@@ -18,6 +18,11 @@ export interface ValidateOptions {
   readonly now?: Date;
   /** Parameter definitions to check against (default: the search table). */
   readonly lookup?: (name: string) => ParamDef | undefined;
+  /**
+   * The caller fetches a long title search in windows the service accepts
+   * (the list runner's window splitting): ER0110 does not apply to the whole range.
+   */
+  readonly splitTitleWindow?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -60,7 +65,13 @@ export function buildRequestBody(
   for (const name of Object.keys(checked).sort((a, b) => tableIndex(a) - tableIndex(b))) {
     body[name] = checked[name] as string | number;
   }
-  checkCrossRules(body, (name) => labels.get(name) ?? name, lookup, options.now ?? new Date());
+  checkCrossRules(
+    body,
+    (name) => labels.get(name) ?? name,
+    lookup,
+    options.now ?? new Date(),
+    options.splitTitleWindow === true,
+  );
   return body;
 }
 
@@ -77,6 +88,7 @@ function checkCrossRules(
   label: (name: string) => string,
   lookup: (name: string) => ParamDef | undefined,
   now: Date,
+  splitTitleWindow: boolean,
 ): void {
   const has = (name: string) => body[name] !== undefined;
 
@@ -103,7 +115,7 @@ function checkCrossRules(
     }
   }
 
-  checkDates(body, label, lookup, now);
+  checkDates(body, label, lookup, now, splitTitleWindow);
   checkLocation(body, label);
 
   const query = body['query'];
@@ -119,6 +131,7 @@ function checkDates(
   label: (name: string) => string,
   lookup: (name: string) => ParamDef | undefined,
   now: Date,
+  splitTitleWindow: boolean,
 ): void {
   const start = body['published_at.start'];
   const end = body['published_at.end'];
@@ -132,7 +145,7 @@ function checkDates(
     fail(label('published_at.start'), `(${start}) is after ${label('published_at.end')} (${end})`);
   }
   const titleFilter = Object.keys(body).find((name) => lookup(name)?.titleWindow);
-  if (titleFilter === undefined || startMs === undefined) return;
+  if (titleFilter === undefined || startMs === undefined || splitTitleWindow) return;
   const width = (endMs ?? now.getTime()) - startMs;
   if (width > TITLE_WINDOW_DAYS * DAY_MS) {
     fail(

@@ -2,6 +2,7 @@ import { UsageError } from '../../api/errors.js';
 import type { ParamDef } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
+import { splitsTitleWindow } from '../cron/options.js';
 import { pagingFrom, runList } from '../list-runner.js';
 import { resolveNames } from '../resolve-names.js';
 import type { Runtime } from '../runtime.js';
@@ -21,7 +22,11 @@ export async function runArticleFeed(
 ): Promise<void> {
   const byName = new Map(params.map((d) => [d.name, d]));
   const lookup = (name: string) => byName.get(name);
-  const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
+  const checked = buildRequestBody(input.params, {
+    now: runtime.io.now(),
+    lookup,
+    splitTitleWindow: splitsTitleWindow(input.options),
+  });
   const body = { ...checked, ...extra };
   check?.(body);
   const resolved = await resolveNames(body, input, runtime, lookup);

@@ -1,5 +1,7 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
+import { CRON_OPTIONS } from '../cron/options.js';
+import { withRunLog } from '../cron/run-log.js';
 import { RESOLVE_OPTION } from '../resolve-names.js';
 import { numericId, runArticleFeed } from './article-feed.js';
 
@@ -12,16 +14,17 @@ export const entity: CommandSpec = {
   params: SEARCH_PARAMS,
   paging: true,
   raw: true,
-  options: [RESOLVE_OPTION],
+  options: [RESOLVE_OPTION, ...CRON_OPTIONS],
   examples: [
     'news entity 4211 --language-code en',
     'news entity 4211 --sentiment-overall-polarity negative --all -o tesla.csv',
   ],
-  run: (input, runtime) =>
+  run: withRunLog('entity', (input, runtime) =>
     runArticleFeed(
       input,
       runtime,
       `/v1/news/entity/${numericId(input.args[0], 'the entity id')}`,
       SEARCH_PARAMS,
     ),
+  ),
 };

@@ -1,5 +1,7 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
+import { CRON_OPTIONS } from '../cron/options.js';
+import { withRunLog } from '../cron/run-log.js';
 import { RESOLVE_OPTION } from '../resolve-names.js';
 import { runArticleFeed } from './article-feed.js';
 
@@ -9,10 +11,12 @@ export const headlines: CommandSpec = {
   params: SEARCH_PARAMS,
   paging: true,
   raw: true,
-  options: [RESOLVE_OPTION],
+  options: [RESOLVE_OPTION, ...CRON_OPTIONS],
   examples: [
     'news headlines --language-code en --source-country-code gb',
     'news headlines --category-id medtop:04000000 --limit 20 -f csv',
   ],
-  run: (input, runtime) => runArticleFeed(input, runtime, '/v1/news/top-headlines', SEARCH_PARAMS),
+  run: withRunLog('headlines', (input, runtime) =>
+    runArticleFeed(input, runtime, '/v1/news/top-headlines', SEARCH_PARAMS),
+  ),
 };

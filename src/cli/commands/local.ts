@@ -2,6 +2,8 @@ import { UsageError } from '../../api/errors.js';
 import { LOCAL_PARAMS } from '../../params/local-params.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
+import { CRON_OPTIONS } from '../cron/options.js';
+import { withRunLog } from '../cron/run-log.js';
 import { RESOLVE_OPTION } from '../resolve-names.js';
 import { runArticleFeed } from './article-feed.js';
 
@@ -17,7 +19,7 @@ export const local: CommandSpec = {
   params: PARAMS,
   paging: true,
   raw: true,
-  options: [RESOLVE_OPTION],
+  options: [RESOLVE_OPTION, ...CRON_OPTIONS],
   examples: [
     'news local --lat 48.8566 --lng 2.3522 --radius 25 --sort relevance --ranking fresh',
     'news local --place Paris --country fr --insights mood,hotspots --raw',
@@ -25,7 +27,7 @@ export const local: CommandSpec = {
     'news local --location-bbox 51.28,51.69,-0.51,0.33 --is-breaking',
     'news local --location-name paris --resolve -f table',
   ],
-  run: (input, runtime) =>
+  run: withRunLog('local', (input, runtime) =>
     runArticleFeed(input, runtime, '/v1/news/local', PARAMS, {}, (body) => {
       // Without a place the service has nothing to search around; refuse before spending a point.
       if ((body['lat'] === undefined) !== (body['lng'] === undefined)) {
@@ -39,4 +41,5 @@ export const local: CommandSpec = {
         });
       }
     }),
+  ),
 };

@@ -1,6 +1,8 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
+import { CRON_OPTIONS, splitsTitleWindow } from '../cron/options.js';
+import { withRunLog } from '../cron/run-log.js';
 import { pagingFrom, runList } from '../list-runner.js';
 import { RESOLVE_OPTION, resolveNames } from '../resolve-names.js';
 
@@ -10,15 +12,18 @@ export const search: CommandSpec = {
   params: SEARCH_PARAMS,
   paging: true,
   raw: true,
-  options: [RESOLVE_OPTION],
+  options: [RESOLVE_OPTION, ...CRON_OPTIONS],
   examples: [
     'news search --title "rate cut" --language-code en -f table',
     'news search --brand-name Tesla --sentiment-overall-polarity negative --all -f jsonl',
     'news search --query \'title:"interest rates"~3 AND source.country.code:gb\' --limit 500 -o rates.csv',
   ],
-  async run(input, runtime) {
+  run: withRunLog('search', async (input, runtime) => {
     const body = await resolveNames(
-      buildRequestBody(input.params, { now: runtime.io.now() }),
+      buildRequestBody(input.params, {
+        now: runtime.io.now(),
+        splitTitleWindow: splitsTitleWindow(input.options),
+      }),
       input,
       runtime,
     );
@@ -29,5 +34,5 @@ export const search: CommandSpec = {
       pagingFrom(input.options, 'body'),
       input.options['raw'] === true,
     );
-  },
+  }),
 };

@@ -1,5 +1,7 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
+import { CRON_OPTIONS } from '../cron/options.js';
+import { withRunLog } from '../cron/run-log.js';
 import { numericId, runArticleFeed } from './article-feed.js';
 
 // The story request schema (spec/openapi.json) takes every search filter but prompt.
@@ -12,12 +14,14 @@ export const story: CommandSpec = {
   params: STORY_PARAMS,
   paging: true,
   raw: true,
+  options: CRON_OPTIONS,
   examples: ['news story 123456', 'news story 123456 --language-code en --all -f jsonl'],
-  run: (input, runtime) =>
+  run: withRunLog('story', (input, runtime) =>
     runArticleFeed(
       input,
       runtime,
       `/v1/news/story/${numericId(input.args[0], 'the article id')}`,
       STORY_PARAMS,
     ),
+  ),
 };

@@ -1,5 +1,6 @@
 import { entityAliases } from './aliases.js';
 import type { Article, PolarityOrEmpty } from '../fixtures/types.js';
+import { indexedAtMs } from '../indexed-at.js';
 import { tokenize } from './text.js';
 import type { Doc, DocEntity, DocImage, DocPlace, Polarity } from './types.js';
 
@@ -67,8 +68,8 @@ export function toDoc(article: Article, publishedMs: number, ix = -1): Doc {
     description: article.description,
     body: article.body,
     publishedAt: publishedMs,
-    // The fixtures carry no indexing time; an article is indexed when it is published.
-    createdAt: publishedMs,
+    // Fixtures are indexed when published; a posted article when it was posted.
+    createdAt: indexedAtMs(article) ?? publishedMs,
     language: article.language.toLowerCase(),
     sourceId: article.source.id,
     sourceDomain: article.source.domain.toLowerCase(),

@@ -28,7 +28,8 @@ const shares = (d: Doc): number => d.sharesFacebook + d.sharesTwitter + d.shares
  * - trust: authority plus verified/premium source, minus clickbait and duplicates;
  * - controversy: how far title and body sentiment, and the entities' sentiments, diverge;
  * - media_richness: images plus videos, a video counting double;
- * - new, created_at: indexing time (the fixtures index an article when it is published);
+ * - new, created_at: indexing time (fixtures are indexed when published, posted articles
+ *   when posted); id: indexing order too, as posted and published articles get the next id;
  * - shares.X.min / shares.X.max: both sort by X's shares (sort.order picks the direction).
  * `relevance` depends on the request and is supplied by the engine.
  */

@@ -1,0 +1,186 @@
+/**
+ * Resumable `--all -o FILE` exports. Pages are spooled as JSON lines into
+ * `FILE.partial.jsonl` (appended and fsynced page by page) and
+ * `FILE.checkpoint.json` records how far the spool is good (pages done, the
+ * next page, its byte length, the query's fingerprint). Only when every page
+ * is in is the spool encoded into the real format and renamed over FILE.
+ * Encoding from the spool makes an interrupted-then-resumed export and an
+ * uninterrupted one the same function of the same records: byte-identical
+ * for deterministic formats, whatever the format.
+ */
+import { createReadStream } from 'node:fs';
+import { open, readFile, truncate, unlink } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../../api/errors.js';
+import type { ApiRecord } from '../../output/types.js';
+import { writeFileDurably } from './durable-write.js';
+
+export const CHECKPOINT_VERSION = 1;
+/** Records per page handed to the writer when encoding the spool. */
+export const SPOOL_PAGE = 100;
+
+export interface Checkpoint {
+  readonly version: typeof CHECKPOINT_VERSION;
+  /** Query, per_page, format and fields: a resume must ask for the same export. */
+  readonly fingerprint: string;
+  readonly output: string;
+  readonly per_page: number | null;
+  readonly next_page: number;
+  readonly pages: number;
+  readonly records: number;
+  /** Length of the spool that holds exactly `records` complete lines. */
+  readonly bytes: number;
+  readonly updated_at: string;
+}
+
+export function checkpointPaths(output: string): { checkpoint: string; spool: string } {
+  return { checkpoint: `${output}.checkpoint.json`, spool: `${output}.partial.jsonl` };
+}
+
+export async function loadCheckpoint(path: string): Promise<Checkpoint | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as Checkpoint;
+    return parsed.version === CHECKPOINT_VERSION ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function removeCheckpoint(output: string): Promise<void> {
+  const { checkpoint, spool } = checkpointPaths(output);
+  await unlink(checkpoint).catch(() => undefined);
+  await unlink(spool).catch(() => undefined);
+}
+
+/** The spool being appended to; every page is on disk before its checkpoint says so. */
+export class Spool {
+  private constructor(
+    readonly output: string,
+    private handle: Awaited<ReturnType<typeof open>>,
+    private state: Checkpoint,
+    /** Ids in the spool: a page that shifted under us cannot write an article twice. */
+    readonly seen: Set<number>,
+  ) {}
+
+  get checkpoint(): Checkpoint {
+    return this.state;
+  }
+
+  /** A fresh spool (an old checkpoint for this output is discarded). */
+  static async create(output: string, fingerprint: string, now: Date): Promise<Spool> {
+    await removeCheckpoint(output);
+    const { spool } = checkpointPaths(output);
+    const handle = await open(spool, 'w', 0o600);
+    const state: Checkpoint = {
+      version: CHECKPOINT_VERSION,
+      fingerprint,
+      output,
+      per_page: null,
+      next_page: 1,
+      pages: 0,
+      records: 0,
+      bytes: 0,
+      updated_at: now.toISOString(),
+    };
+    const created = new Spool(output, handle, state, new Set());
+    await created.save();
+    return created;
+  }
+
+  /**
+   * The spool of an interrupted run, cut back to what its checkpoint vouches
+   * for (a crash between appending a page and saving the checkpoint leaves
+   * extra bytes), or undefined when there is none to resume.
+   */
+  static async resume(output: string, fingerprint: string): Promise<Spool | undefined> {
+    const { checkpoint, spool } = checkpointPaths(output);
+    const state = await loadCheckpoint(checkpoint);
+    if (state === undefined) return undefined;
+    if (state.fingerprint !== fingerprint) {
+      throw new UsageError(`the checkpoint of ${output} was made for another export`, {
+        hint: 'run the same command as the interrupted one, or drop --resume to start afresh',
+      });
+    }
+    try {
+      await truncate(spool, state.bytes);
+    } catch {
+      return undefined;
+    }
+    const seen = new Set<number>();
+    for await (const page of readSpool(spool)) for (const r of page) seen.add(idOf(r));
+    const handle = await open(spool, 'a', 0o600);
+    return new Spool(output, handle, state, seen);
+  }
+
+  /** Appends one page (records not seen before), fsyncs, then moves the checkpoint past it. */
+  async append(
+    page: number,
+    records: readonly ApiRecord[],
+    perPage: number,
+    now: Date,
+  ): Promise<ApiRecord[]> {
+    const fresh: ApiRecord[] = [];
+    for (const record of records) {
+      const id = idOf(record);
+      if (!Number.isNaN(id)) {
+        if (this.seen.has(id)) continue;
+        this.seen.add(id);
+      }
+      fresh.push(record);
+    }
+    const text = fresh.map((r) => `${JSON.stringify(r)}\n`).join('');
+    const bytes = Buffer.byteLength(text);
+    if (bytes > 0) {
+      await this.handle.write(text);
+      await this.handle.sync();
+    }
+    this.state = {
+      ...this.state,
+      per_page: perPage,
+      next_page: page + 1,
+      pages: this.state.pages + 1,
+      records: this.state.records + fresh.length,
+      bytes: this.state.bytes + bytes,
+      updated_at: now.toISOString(),
+    };
+    await this.save();
+    return fresh;
+  }
+
+  private save(): Promise<void> {
+    const { checkpoint } = checkpointPaths(this.output);
+    return writeFileDurably(checkpoint, `${JSON.stringify(this.state, null, 2)}\n`);
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+  }
+
+  /** The spooled records, in pages, for the final encoding. */
+  pages(): AsyncGenerator<ApiRecord[]> {
+    return readSpool(checkpointPaths(this.output).spool);
+  }
+}
+
+function idOf(record: ApiRecord): number {
+  const id = (record as { id?: unknown }).id;
+  return typeof id === 'number'
+    ? id
+    : typeof id === 'string' && id !== ''
+      ? Number(id)
+      : Number.NaN;
+}
+
+async function* readSpool(path: string): AsyncGenerator<ApiRecord[]> {
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  let page: ApiRecord[] = [];
+  for await (const line of lines) {
+    if (line === '') continue;
+    page.push(JSON.parse(line) as ApiRecord);
+    if (page.length === SPOOL_PAGE) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
+}

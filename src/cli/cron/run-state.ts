@@ -1,0 +1,131 @@
+/**
+ * The state of incremental runs (`--state FILE`): which query it belongs to
+ * (a fingerprint) and a watermark in the service's indexing order (the
+ * largest article id written so far). A stream command can reuse it as is:
+ * `loadRunState` before the first request, `commitRunState` once the output
+ * is durably complete.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { NewsError, UsageError } from '../../api/errors.js';
+import type { RequestSpec } from '../../api/types.js';
+import { writeFileDurably } from './durable-write.js';
+
+export const STATE_VERSION = 1;
+
+/** Parameters that shape paging, not what matches: they may change between runs. */
+const NOT_FINGERPRINTED = new Set(['page', 'per_page', 'sort.by', 'sort.order']);
+
+export interface RunState {
+  readonly version: typeof STATE_VERSION;
+  /** `sha256:` of the query without paging and sorting. */
+  readonly fingerprint: string;
+  /** The query in words, so a person reading the file sees what it is for. */
+  readonly query: { readonly path: string; readonly params: Readonly<Record<string, unknown>> };
+  /** Every article with an id at or below this has been written. */
+  readonly watermark: { readonly by: 'id'; readonly value: number } | null;
+  readonly runs: number;
+  /** Articles written over all runs. */
+  readonly records: number;
+  readonly updated_at: string;
+}
+
+/** The query's own parameters (body for POST, query string for GET), minus paging and sorting. */
+export function queryParams(spec: RequestSpec): Record<string, unknown> {
+  const source = (
+    spec.body !== undefined && typeof spec.body === 'object' && spec.body !== null
+      ? spec.body
+      : (spec.query ?? {})
+  ) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(source).sort()) {
+    if (NOT_FINGERPRINTED.has(name) || source[name] === undefined) continue;
+    out[name] = source[name];
+  }
+  return out;
+}
+
+export function fingerprintOf(spec: RequestSpec): string {
+  const canonical = JSON.stringify({ path: spec.path, params: queryParams(spec) });
+  return `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+}
+
+function isRunState(value: unknown): value is RunState {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const mark = v['watermark'] as Record<string, unknown> | null | undefined;
+  return (
+    v['version'] === STATE_VERSION &&
+    typeof v['fingerprint'] === 'string' &&
+    (mark === null || (typeof mark === 'object' && typeof mark?.['value'] === 'number'))
+  );
+}
+
+/** The state in FILE, or undefined when there is none yet. A file that is not a state is an error. */
+export async function loadRunState(file: string): Promise<RunState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isRunState(parsed)) {
+    throw new NewsError(`${file} is not a state file of this tool (version ${STATE_VERSION})`, {
+      hint: 'point --state at another file, or remove it to start afresh',
+    });
+  }
+  return parsed;
+}
+
+/**
+ * The state this run starts from: undefined (first run or --state-reset) or
+ * the old one. A state made for another query is a usage error: its watermark
+ * would silently skip articles the new query has never written.
+ */
+export function startingState(
+  file: string,
+  previous: RunState | undefined,
+  fingerprint: string,
+  reset: boolean,
+): RunState | undefined {
+  if (previous === undefined || reset) return undefined;
+  if (previous.fingerprint !== fingerprint) {
+    throw new UsageError(`the query differs from the one ${file} was made for`, {
+      hint: `${JSON.stringify(previous.query.params)} on ${previous.query.path}; use --state-reset to start afresh, or another --state file`,
+    });
+  }
+  return previous;
+}
+
+/** The state after a run that durably wrote `written` records up to `maxId`. */
+export function nextRunState(
+  spec: RequestSpec,
+  previous: RunState | undefined,
+  maxId: number | undefined,
+  written: number,
+  now: Date,
+): RunState {
+  const old = previous?.watermark?.value;
+  const value = maxId === undefined ? old : old === undefined ? maxId : Math.max(old, maxId);
+  return {
+    version: STATE_VERSION,
+    fingerprint: fingerprintOf(spec),
+    query: { path: spec.path, params: queryParams(spec) },
+    watermark: value === undefined ? null : { by: 'id', value },
+    runs: (previous?.runs ?? 0) + 1,
+    records: (previous?.records ?? 0) + written,
+    updated_at: now.toISOString(),
+  };
+}
+
+/** Written only after the output is durably complete (fsynced and renamed). */
+export async function commitRunState(file: string, state: RunState): Promise<void> {
+  await writeFileDurably(file, `${JSON.stringify(state, null, 2)}\n`);
+}

@@ -1,0 +1,106 @@
+/**
+ * One run at a time per state file: an overrunning cron job must not
+ * interleave with the next one. The lock is `STATE.lock`, created with O_EXCL
+ * and holding the owner's pid, host and start time. A lock whose process is
+ * gone (kill -9, a reboot) is stale and taken over; the takeover renames it
+ * first, so of two runs finding the same stale lock only one removes it.
+ */
+import { hostname } from 'node:os';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { NewsError } from '../../api/errors.js';
+
+export interface LockInfo {
+  readonly pid: number;
+  readonly host: string;
+  readonly since: string;
+}
+
+/** Another live run holds the lock (exit 1). */
+export class LockHeldError extends NewsError {
+  override name = 'LockHeldError';
+}
+
+export interface StateLock {
+  readonly path: string;
+  release(): Promise<void>;
+}
+
+export function lockPathFor(stateFile: string): string {
+  return `${stateFile}.lock`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else; only ESRCH means gone.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readLock(path: string): Promise<LockInfo | undefined> {
+  try {
+    const info = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
+    if (typeof info.pid !== 'number') return undefined;
+    return {
+      pid: info.pid,
+      host: String(info.host ?? ''),
+      since: String(info.since ?? 'an unknown time'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock is stale when its owner on this host is gone, or it cannot be read at all (a torn write). */
+function isStale(info: LockInfo | undefined): boolean {
+  if (info === undefined) return true;
+  if (info.host !== hostname()) return false;
+  return !alive(info.pid);
+}
+
+export async function acquireLock(stateFile: string, now: Date): Promise<StateLock> {
+  const path = lockPathFor(stateFile);
+  const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const handle = await open(path, 'wx', 0o600);
+      try {
+        await handle.writeFile(`${JSON.stringify(mine)}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      let released = false;
+      return {
+        path,
+        async release() {
+          if (released) return;
+          released = true;
+          await unlink(path).catch(() => undefined);
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const info = await readLock(path);
+    if (!isStale(info)) {
+      throw new LockHeldError(
+        `another run holds ${stateFile} since ${info!.since} (pid ${info!.pid}${info!.host === hostname() ? '' : ` on ${info!.host}`})`,
+        {
+          hint: `if no such run exists, remove ${path}`,
+        },
+      );
+    }
+    const aside = `${path}.stale.${process.pid}`;
+    try {
+      await rename(path, aside);
+      await unlink(aside).catch(() => undefined);
+    } catch (error) {
+      // Someone else took it over first: try again to create ours.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  throw new LockHeldError(`could not take the lock ${path}: other runs keep taking it`);
+}
