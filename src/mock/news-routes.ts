@@ -4,14 +4,14 @@
  * engine. The engine says what a request costs; the server charges it.
  */
 import { PLAN_LIMITS } from './accounts.js';
-import type { ArticleBus } from './article-bus.js';
 import type { EngineResult, NewsEngine, SearchContext } from './engine-adapter.js';
 import { MockHttpError } from './error-envelope.js';
 import { selectFields } from './field-list.js';
 import { isPlainObject } from './http-io.js';
 import type { Method, Router } from './router.js';
 import type { JsonReply, RouteContext, RouteDef } from './route-types.js';
-import { openStream } from './stream.js';
+import { type StreamDeps, openStream } from './stream.js';
+import { addStreamSessionRoutes } from './stream-sessions.js';
 
 const BOTH: readonly Method[] = ['GET', 'POST'];
 
@@ -36,7 +36,7 @@ function reply(result: EngineResult): JsonReply {
 export function addNewsRoutes(
   router: Router<RouteDef>,
   engine: () => NewsEngine,
-  bus: ArticleBus,
+  streams: StreamDeps,
 ): void {
   const news = (run: (ctx: RouteContext, sc: SearchContext) => EngineResult): RouteDef => ({
     auth: 'key',
@@ -128,25 +128,28 @@ export function addNewsRoutes(
       scope: 'news:read',
       handler: () => reply(engine().eventTypes()),
     })
+    // Not `metered`: an empty balance is 402 with the stream's own code, ER0301 (stream-request.ts).
     .add('GET', '/v1/news/stream', {
       auth: 'key',
       scope: 'news:read',
-      metered: true,
-      handler: (ctx) => openStream(ctx, engine(), bus, searchContext(ctx)),
+      handler: (ctx) => openStream(ctx, engine(), streams, searchContext(ctx)),
     })
+    // A plain request on the WebSocket route (no Upgrade header) gets a clear 426.
     .add(['GET', 'POST'], '/v1/news/ws', {
       auth: 'key',
       scope: 'news:read',
-      handler: websocketNotYet,
-    })
+      handler: websocketOnly,
+    });
+  addStreamSessionRoutes(router, streams.sessions);
+  router
     .add(['GET', 'POST'], '/v1/news/raw', { auth: 'key', handler: notServed })
     .add(['GET', 'POST'], '/v1/fact-check', { auth: 'key', handler: notServed });
 }
 
 export const WEBSOCKET_MESSAGE =
-  'The WebSocket stream is not served by this mock yet; use the server-sent events stream at /v1/news/stream.';
+  '/v1/news/ws is the WebSocket stream: connect with Upgrade: websocket (or read the server-sent events stream at /v1/news/stream).';
 
-function websocketNotYet(): JsonReply {
+function websocketOnly(): JsonReply {
   throw new MockHttpError(426, undefined, WEBSOCKET_MESSAGE);
 }
 
