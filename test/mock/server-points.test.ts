@@ -53,7 +53,7 @@ describe('mock server: points', () => {
     expect(await balance(key)).toBe(start - 2);
   });
 
-  it('answers 402 (envelope, no code but the stream's ER0301) before doing any work when the balance is 0', async () => {
+  it('answers 402 (envelope, no code but the stream ER0301) before doing any work when the balance is 0', async () => {
     const key = 'api_live_mock_empty';
     for (const [method, path] of [
       ['POST', '/v1/news/everything'],

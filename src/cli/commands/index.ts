@@ -14,6 +14,7 @@ import { ping } from './ping.js';
 import { query } from './query.js';
 import { search } from './search.js';
 import { story } from './story.js';
+import { stream } from './stream.js';
 import { suggest } from './suggest.js';
 import { trends } from './trends.js';
 
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   entity,
   eventTypes,
   suggest,
+  stream,
   people,
   companies,
   journalists,
