@@ -64,7 +64,9 @@ export interface StreamSessionOptions {
   readonly signal: AbortSignal;
   /** Redacted from any message (the key may travel in the URL). */
   readonly apiKey?: string | undefined;
-  readonly onOpen?: ((info: { sessionId: string | undefined; mode: string | undefined }) => void) | undefined;
+  readonly onOpen?:
+    | ((info: { sessionId: string | undefined; mode: string | undefined }) => void)
+    | undefined;
   readonly onReconnect?: ((info: ReconnectInfo) => void) | undefined;
   readonly sleep?: SleepFn | undefined;
   readonly random?: (() => number) | undefined;
@@ -189,9 +191,12 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
               const after = failures > 1 ? ` after ${failures} attempts` : '';
               throw failure.timeout
                 ? new TimeoutError(`no answer from the stream at ${host}${after}`)
-                : new ConnectionError(`cannot keep the stream from ${host} open (${reason})${after}`, {
-                    hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
-                  });
+                : new ConnectionError(
+                    `cannot keep the stream from ${host} open (${reason})${after}`,
+                    {
+                      hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
+                    },
+                  );
             }
           }
         } finally {
@@ -249,7 +254,8 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
         if (code === 'ER0362') return { articles, stop: 'session lifetime reached (ER0362)' };
         const status = detail?.status ?? 500;
         const error = ApiErrorClass.from(status, item.envelope ?? item.text);
-        if (status >= 500) return { articles, stop: `server error on the stream (${error.message})` };
+        if (status >= 500)
+          return { articles, stop: `server error on the stream (${error.message})` };
         // Written before the error surfaces: what arrived stays written.
         if (articles.length > 0) {
           this.pendingError = this.finalError(error);
@@ -292,11 +298,12 @@ function retryable(error: ApiError): boolean {
 /** A programming error is not a network drop: reconnecting would hide it. */
 function isBug(error: unknown): boolean {
   return (
-    error instanceof TypeError ||
-    error instanceof RangeError ||
-    error instanceof ReferenceError ||
-    error instanceof SyntaxError
-  ) && (error as { code?: unknown }).code === undefined;
+    (error instanceof TypeError ||
+      error instanceof RangeError ||
+      error instanceof ReferenceError ||
+      error instanceof SyntaxError) &&
+    (error as { code?: unknown }).code === undefined
+  );
 }
 
 function hostOf(url: string): string {

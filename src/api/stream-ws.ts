@@ -78,10 +78,19 @@ export class WsTransport implements StreamTransport {
     });
     socket.on('upgrade', (res: IncomingMessage) => {
       const headers = normaliseHeaders(res.headers);
-      push([{ kind: 'open', sessionId: headers['x-stream-session-id'], mode: headers['x-service-mode'] }]);
+      push([
+        {
+          kind: 'open',
+          sessionId: headers['x-stream-session-id'],
+          mode: headers['x-service-mode'],
+        },
+      ]);
     });
     socket.on('open', () => {
-      pinger = setInterval(() => send({ type: 'ping' }), this.options.pingIntervalMs ?? DEFAULT_PING_MS);
+      pinger = setInterval(
+        () => send({ type: 'ping' }),
+        this.options.pingIntervalMs ?? DEFAULT_PING_MS,
+      );
       pinger.unref();
     });
     socket.on('message', (data, isBinary) => {
@@ -106,7 +115,9 @@ export class WsTransport implements StreamTransport {
         return;
       }
       if (f['type'] === 'error') {
-        push([{ kind: 'error', envelope: envelopeOf(f['error']), text: JSON.stringify(f['error']) }]);
+        push([
+          { kind: 'error', envelope: envelopeOf(f['error']), text: JSON.stringify(f['error']) },
+        ]);
       }
     });
     socket.on('pong', () => request.onActivity());

@@ -49,7 +49,8 @@ export class StreamJournal {
 
   private trim(now: number): void {
     let drop = Math.max(0, this.entries.length - this.maxEntries);
-    while (drop < this.entries.length && this.entries[drop]!.indexedMs < now - this.maxAgeMs) drop++;
+    while (drop < this.entries.length && this.entries[drop]!.indexedMs < now - this.maxAgeMs)
+      drop++;
     // Trimmed in steps, not per article: splicing the front of a long array is O(n).
     if (drop < 1024 && drop < this.entries.length / 2) return;
     for (const { article } of this.entries.slice(0, drop)) this.positionById.delete(article.id);

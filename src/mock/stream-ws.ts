@@ -127,7 +127,13 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
           heartbeat: () => send({ type: 'heartbeat' }),
           error: (envelope) => send({ type: 'error', error: envelope }),
           end: () => ws?.close(1000, 'stream ended'),
-          cut: () => ws?.terminate(),
+          // The frames already sent get out first (the ping's callback comes
+          // once the socket took them), then the socket dies without a close frame.
+          cut: () => {
+            const socket = ws;
+            if (socket === undefined || socket.readyState !== socket.OPEN) return;
+            socket.ping(undefined, undefined, () => socket.terminate());
+          },
         },
       );
     } catch (error) {

@@ -63,15 +63,19 @@ export function openStream(
       transport: 'sse',
     },
     {
-      article: (id, payload) => write(`event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`),
+      article: (id, payload) =>
+        write(`event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`),
       heartbeat: () => write(': heartbeat\n\n'),
       error: (envelope) => write(`event: error\ndata: ${JSON.stringify(envelope)}\n\n`),
       end: () => {
         if (!res.writableEnded) res.end();
       },
       cut: () => {
-        // Abrupt, as a network cut would be: no terminating chunk.
-        res.destroy();
+        // As a network cut: what was written gets out, then the socket ends
+        // without the terminating chunk, so the client sees a broken stream.
+        const socket = res.socket;
+        if (socket === null) res.destroy();
+        else socket.end(() => socket.destroy());
       },
     },
   );

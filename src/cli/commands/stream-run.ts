@@ -11,7 +11,11 @@
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { StreamTransport } from '../../api/stream-types.js';
 import type { RequestSpec } from '../../api/types.js';
-import { STREAM_MAX_AGE, STREAM_MAX_AGE_RULE, parseStreamMaxAge } from '../../params/stream-params.js';
+import {
+  STREAM_MAX_AGE,
+  STREAM_MAX_AGE_RULE,
+  parseStreamMaxAge,
+} from '../../params/stream-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
 import type { Runtime } from '../runtime.js';
@@ -76,7 +80,9 @@ export function parseStreamOptions(options: Readonly<Record<string, unknown>>): 
   if (options['duration'] !== undefined) {
     durationMs = parseDuration(String(options['duration']));
     if (durationMs === undefined) {
-      throw new UsageError(`--duration must be a time such as 90s, 10m or 2h (got "${String(options['duration'])}")`);
+      throw new UsageError(
+        `--duration must be a time such as 90s, 10m or 2h (got "${String(options['duration'])}")`,
+      );
     }
   }
   let maxAge: number | undefined;
@@ -258,7 +264,9 @@ export async function runStream(
   }
   const { path } = await out.finish();
   if (session.end?.reason === 'closed') {
-    runtime.report.notice(`the stream session was closed on purpose (ER0364): ${session.end.message}`);
+    runtime.report.notice(
+      `the stream session was closed on purpose (ER0364): ${session.end.message}`,
+    );
   }
   if (session.duplicates > 0) {
     runtime.report.debug(`${session.duplicates} replayed articles were already written; skipped`);
