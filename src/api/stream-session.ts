@@ -144,6 +144,8 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
         };
         let reason = 'the server ended the stream';
         let retryAfterMs: number | undefined;
+        // A stream that was open and then dropped is not a failed attempt.
+        let opened = false;
         try {
           arm();
           const batches = o.transport.connect({
@@ -157,6 +159,7 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             arm();
             const { articles, stop } = this.take(items, () => {
               failures = 0;
+              opened = true;
             });
             if (articles.length > 0) {
               // The consumer's writing time is not the server's silence.
@@ -184,7 +187,7 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             throw error;
           } else {
             const failure = classifyNetworkError(error);
-            failures++;
+            if (!opened) failures++;
             reason = redactText(failure.reason, o.apiKey);
             if (failures > o.maxFailures) {
               const host = hostOf(o.url);

@@ -100,6 +100,9 @@ export class WsTransport implements StreamTransport {
       if (typeof frame !== 'object' || frame === null) return;
       const f = frame as Record<string, unknown>;
       if (f['type'] === 'connected') {
+        // Not in the contract's frame, but the mock sends it: the SSE `retry:`.
+        if (typeof f['retry'] === 'number' && f['retry'] >= 0)
+          push([{ kind: 'retry', ms: f['retry'] }]);
         // Resume where the last connection stopped; a ping starts delivery at once otherwise.
         if (request.lastEventId !== undefined) {
           send({ type: 'resume', last_event_id: request.lastEventId });

@@ -48,6 +48,8 @@ interface Entry {
 
 export class StreamSessions {
   private readonly byId = new Map<string, Entry>();
+  /** Streams opened since the server started, per key (tests wait on it). */
+  private readonly openedByKey = new Map<string, number>();
 
   constructor(private readonly clock: MockClock) {}
 
@@ -80,6 +82,7 @@ export class StreamSessions {
       },
     };
     this.byId.set(id, entry);
+    this.openedByKey.set(account.key, this.openedFor(account.key) + 1);
     return {
       id,
       key: account.key,
@@ -91,6 +94,10 @@ export class StreamSessions {
         this.byId.delete(id);
       },
     };
+  }
+
+  openedFor(key: string): number {
+    return this.openedByKey.get(key) ?? 0;
   }
 
   countFor(key: string): number {

@@ -6,7 +6,7 @@
  * error envelope, as on the server-sent events stream.
  *
  * Frames, JSON text, each with a `type`:
- *   server: connected {session_id}, article {id, article}, heartbeat,
+ *   server: connected {session_id, retry}, article {id, article}, heartbeat,
  *           error {error: <envelope>}, pong
  *   client: ping → pong; resume {last_event_id} → the replay, as Last-Event-ID.
  * Delivery starts at the client's first frame (a `resume`, or anything else)
@@ -32,7 +32,7 @@ import {
   rateLimitFor,
   rateLimitHeaders,
 } from './rate-limit.js';
-import { StreamFeed } from './stream-feed.js';
+import { RETRY_MS, StreamFeed } from './stream-feed.js';
 import type { StreamJournal } from './stream-journal.js';
 import { streamRequest } from './stream-request.js';
 import type { StreamSessions } from './stream-sessions.js';
@@ -202,7 +202,12 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
           });
         }
       });
-      send({ type: 'connected', session_id: feed.session.id });
+      // `retry` (ms) is the mock's addition to the contract's frame, as SSE's `retry:`.
+      send({
+        type: 'connected',
+        session_id: feed.session.id,
+        retry: Math.max(1, Math.round(RETRY_MS * clock.timeScale)),
+      });
       grace = clock.setTimeout(() => startOnce({ position }), RESUME_GRACE_MS);
     });
   };

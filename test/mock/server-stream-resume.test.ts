@@ -57,7 +57,7 @@ describe('mock stream, read by the independent eventsource client', () => {
     );
     source.addEventListener('open', () => opened.push(Date.now()));
     source.addEventListener('article', (event) => {
-      received.push((event as MessageEvent<string>).lastEventId);
+      received.push((event as MessageEvent).lastEventId);
     });
     try {
       await until(() => opened.length === 1, 'the first connection');
