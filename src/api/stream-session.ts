@@ -35,6 +35,8 @@ export const SEEN_IDS = 10_000;
 export interface StreamArticle {
   readonly id: string;
   readonly article: Record<string, unknown>;
+  /** The JSON text as received (one line), when the transport had it. */
+  readonly json?: string | undefined;
 }
 
 export interface ReconnectInfo {
@@ -238,7 +240,11 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
         }
         this.seen.add(item.id);
         this.lastEventId = item.id;
-        articles.push({ id: item.id, article: item.article });
+        articles.push(
+          item.json === undefined
+            ? { id: item.id, article: item.article }
+            : { id: item.id, article: item.article, json: item.json },
+        );
       } else if (item.kind === 'open') {
         opened();
         this.options.onOpen?.({ sessionId: item.sessionId, mode: item.mode });

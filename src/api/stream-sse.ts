@@ -125,7 +125,12 @@ function itemOf(event: EventSourceMessage): StreamItem | undefined {
     const record = article as Record<string, unknown>;
     const id = event.id ?? (record['id'] === undefined ? undefined : String(record['id']));
     if (id === undefined || id === '') return undefined;
-    return { kind: 'article', id, article: record };
+    return {
+      kind: 'article',
+      id,
+      article: record,
+      ...(event.data.includes('\n') ? {} : { json: event.data }),
+    };
   }
   if (event.event === 'error') {
     const parsed = parseJson(event.data);

@@ -9,7 +9,13 @@ import type { ApiErrorEnvelope } from './errors.js';
 export type StreamItem =
   /** The server accepted the connection. */
   | { kind: 'open'; sessionId: string | undefined; mode: string | undefined }
-  | { kind: 'article'; id: string; article: Record<string, unknown> }
+  | {
+      kind: 'article';
+      id: string;
+      article: Record<string, unknown>;
+      /** The article's JSON text as received, when it is one line: jsonl output reuses it. */
+      json?: string | undefined;
+    }
   /** The server's reconnection delay (`retry:`), in milliseconds. */
   | { kind: 'retry'; ms: number }
   /** An `error` event or frame: what the server said, before the stream ends. */

@@ -41,6 +41,12 @@ export interface LiveExportOptions {
 export interface LiveExport {
   /** Writes a page; a live destination has it before this resolves. */
   write(records: readonly ApiRecord[]): Promise<void>;
+  /**
+   * jsonl/ndjson without --fields: lines already encoded (the JSON text as
+   * received), written as they are. False when the format needs records.
+   */
+  readonly takesLines: boolean;
+  writeLines(text: string, records: number): Promise<void>;
   /** The reader went away (EPIPE on stdout): stop, quietly. */
   readonly broken: boolean;
   readonly records: number;
@@ -90,6 +96,13 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
   let done = false;
   return {
     live,
+    takesLines: (format === 'jsonl' || format === 'ndjson') && !projected,
+    async writeLines(text, count) {
+      if (count === 0 || sink.broken) return;
+      await sink.write(text);
+      records += count;
+      if (live || toStdout) await sink.flush();
+    },
     get broken() {
       return sink.broken;
     },

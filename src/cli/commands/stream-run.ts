@@ -233,7 +233,12 @@ export async function runStream(
     for await (const batch of session) {
       const take =
         options.maxEvents === undefined ? batch : batch.slice(0, options.maxEvents - written);
-      await out.write(take.map((a) => a.article));
+      if (out.takesLines && take.every((a) => a.json !== undefined)) {
+        // The text as received: no second JSON.stringify of every article.
+        let text = '';
+        for (const a of take) text += `${a.json}\n`;
+        await out.writeLines(text, take.length);
+      } else await out.write(take.map((a) => a.article));
       written += take.length;
       if (out.broken) break;
       const last = take[take.length - 1];
