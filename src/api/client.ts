@@ -22,7 +22,12 @@ import {
   TimeoutError,
 } from './errors.js';
 import { type Page, type PageRequest, type PaginateOptions, paginate } from './paginate.js';
-import { type PrepareContext, prepareRequest, userAgentFor } from './prepare-request.js';
+import {
+  type PrepareContext,
+  type PreparedRequest,
+  prepareRequest,
+  userAgentFor,
+} from './prepare-request.js';
 import { RateLimiter } from './rate-limiter.js';
 import { redactDeep, redactText, serverText } from './redact.js';
 import { modeOf, rateLimitOf, usageHeaders } from './response-meta.js';
@@ -157,6 +162,11 @@ export class NewsClient {
       }
       await this.#wait(attempt, decision.delayMs, `HTTP ${raw.status}`, raw.status, signal);
     }
+  }
+
+  /** The exact URL and headers (auth included) of a request, for the stream transports. */
+  prepare(spec: RequestSpec): PreparedRequest {
+    return prepareRequest(spec, this.#context());
   }
 
   /** What `--dry-run` prints: nothing is sent. */

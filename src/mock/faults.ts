@@ -19,7 +19,25 @@ export const SCENARIOS = [
   'slow',
   'prompt-unavailable',
 ] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+/**
+ * Stream scenarios, counted in article events on one connection:
+ * `drop-after-N` cuts the stream or socket (contract), `revoke-after-N` sends
+ * ER0361 (key revoked), `expire-after-N` sends ER0362 (session lifetime).
+ */
+export type StreamScenario =
+  | `drop-after-${number}`
+  | `revoke-after-${number}`
+  | `expire-after-${number}`;
+export type Scenario = (typeof SCENARIOS)[number] | StreamScenario;
+const STREAM_SCENARIO = /^(drop|revoke|expire)-after-(\d+)$/;
+
+export function streamScenario(
+  scenario: Scenario | undefined,
+): { kind: 'drop' | 'revoke' | 'expire'; after: number } | undefined {
+  const m = scenario === undefined ? null : STREAM_SCENARIO.exec(scenario);
+  if (m === null) return undefined;
+  return { kind: m[1] as 'drop' | 'revoke' | 'expire', after: Number(m[2]) };
+}
 
 /** The `slow` scenario waits this long, in mock milliseconds (so × time scale). */
 export const SLOW_SCENARIO_MS = 2000;
@@ -28,10 +46,11 @@ export function parseScenario(value: string | string[] | undefined): Scenario | 
   const raw = (Array.isArray(value) ? value[0] : value)?.trim().toLowerCase();
   if (raw === undefined || raw === '') return undefined;
   if ((SCENARIOS as readonly string[]).includes(raw)) return raw as Scenario;
+  if (STREAM_SCENARIO.test(raw)) return raw as StreamScenario;
   throw new MockHttpError(
     400,
     undefined,
-    `Unknown X-Mock-Scenario "${raw}"; expected one of ${SCENARIOS.join(', ')}.`,
+    `Unknown X-Mock-Scenario "${raw}"; expected one of ${SCENARIOS.join(', ')}, drop-after-N, revoke-after-N, expire-after-N.`,
   );
 }
 

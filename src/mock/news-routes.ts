@@ -4,7 +4,6 @@
  * engine. The engine says what a request costs; the server charges it.
  */
 import { PLAN_LIMITS } from './accounts.js';
-import type { ArticleBus } from './article-bus.js';
 import type { EngineResult, NewsEngine, SearchContext } from './engine-adapter.js';
 import { feedFilter } from './classification-feeds.js';
 import { factCheck } from './endpoints/fact-check.js';
@@ -15,7 +14,8 @@ import { selectFields } from './field-list.js';
 import { isPlainObject } from './http-io.js';
 import type { Method, Router } from './router.js';
 import type { JsonReply, RouteContext, RouteDef } from './route-types.js';
-import { openStream } from './stream.js';
+import { type StreamDeps, openStream } from './stream.js';
+import { addStreamSessionRoutes } from './stream-sessions.js';
 
 const BOTH: readonly Method[] = ['GET', 'POST'];
 
@@ -40,8 +40,8 @@ function reply(result: EngineResult): JsonReply {
 export function addNewsRoutes(
   router: Router<RouteDef>,
   engine: () => NewsEngine,
-  bus: ArticleBus,
   store: () => FixtureStore,
+  streams: StreamDeps,
 ): void {
   const news = (run: (ctx: RouteContext, sc: SearchContext) => EngineResult): RouteDef => ({
     auth: 'key',
@@ -139,17 +139,20 @@ export function addNewsRoutes(
       scope: 'news:read',
       handler: () => reply(engine().eventTypes()),
     })
+    // Not `metered`: an empty balance is 402 with the stream's own code, ER0301 (stream-request.ts).
     .add('GET', '/v1/news/stream', {
       auth: 'key',
       scope: 'news:read',
-      metered: true,
-      handler: (ctx) => openStream(ctx, engine(), bus, searchContext(ctx)),
+      handler: (ctx) => openStream(ctx, engine(), streams, searchContext(ctx)),
     })
+    // A plain request on the WebSocket route (no Upgrade header) gets a clear 426.
     .add(['GET', 'POST'], '/v1/news/ws', {
       auth: 'key',
       scope: 'news:read',
-      handler: websocketNotYet,
-    })
+      handler: websocketOnly,
+    });
+  addStreamSessionRoutes(router, streams.sessions);
+  router
     // In the OpenAPI document only; served from the fixtures in its shapes.
     .add(
       BOTH,
@@ -174,8 +177,8 @@ export function addNewsRoutes(
 }
 
 export const WEBSOCKET_MESSAGE =
-  'The WebSocket stream is not served by this mock yet; use the server-sent events stream at /v1/news/stream.';
+  '/v1/news/ws is the WebSocket stream: connect with Upgrade: websocket (or read the server-sent events stream at /v1/news/stream).';
 
-function websocketNotYet(): JsonReply {
+function websocketOnly(): JsonReply {
   throw new MockHttpError(426, undefined, WEBSOCKET_MESSAGE);
 }

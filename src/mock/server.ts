@@ -52,6 +52,10 @@ import {
 } from './rate-limit.js';
 import type { RouteContext, RouteDef } from './route-types.js';
 import { Router } from './router.js';
+import { StreamJournal } from './stream-journal.js';
+import { StreamSessions } from './stream-sessions.js';
+import { WS_PATH, createWsEndpoint, reject as rejectUpgrade } from './stream-ws.js';
+import { STREAM_MAX_AGE } from '../params/stream-params.js';
 import { addWebhookRoutes } from './webhook-routes.js';
 import { WebhookStore } from './webhooks-store.js';
 
@@ -97,6 +101,8 @@ export interface MockServer {
   deliveries: DeliveryLog;
   /** New articles are announced here (streams now, the webhook dispatcher later). */
   articles: ArticleBus;
+  /** The open streams (SSE and WebSocket) per key. */
+  streams: StreamSessions;
   clock: MockClock;
   /** Same as `POST /__mock/articles`. */
   indexArticles(input: unknown): Article[];
@@ -129,6 +135,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const webhooks = new WebhookStore(clock);
   const deliveries = new DeliveryLog();
   const bus = new ArticleBus();
+  // Subscribed first, so every stream finds a new batch already journaled.
+  const journal = new StreamJournal(clock, bus, STREAM_MAX_AGE.max * 60_000);
+  const streamSessions = new StreamSessions(clock);
   const json = new JsonBodyWriter(
     (item) => store.articleById.get((item as { id?: number }).id ?? -1) === item,
   );
@@ -151,8 +160,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   addNewsRoutes(
     router,
     () => engine,
-    bus,
     () => store,
+    { bus, journal, sessions: streamSessions },
   );
   addWebhookRoutes(router, webhooks);
   addAdminRoutes(router, {
@@ -386,26 +395,38 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     );
   });
 
-  // WebSocket upgrades get a plain 426: the WebSocket stream is not served yet.
-  server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
-    const requestId = nextRequestId();
-    const body = JSON.stringify(
-      errorEnvelope(new MockHttpError(426, undefined, WEBSOCKET_MESSAGE), requestId, clock.now()),
+  const ws = createWsEndpoint({
+    accounts,
+    limiter,
+    clock,
+    engine: () => engine,
+    bus,
+    journal,
+    sessions: streamSessions,
+    nextRequestId,
+    baseUrl: () => baseUrl,
+    log,
+  });
+  // The WebSocket stream lives at /v1/news/ws; an upgrade anywhere else is a 426.
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const url = new URL(req.url ?? '/', baseUrl);
+    if (url.pathname.replace(/\/+$/, '') === WS_PATH) {
+      ws.handle(req, socket, head);
+      return;
+    }
+    const key = presentedKey(req.headers, url.searchParams)?.key;
+    rejectUpgrade(
+      socket,
+      new MockHttpError(426, undefined, WEBSOCKET_MESSAGE),
+      nextRequestId(),
+      {
+        ...corsHeaders(),
+        'x-service-mode': modeOfKey(key),
+        ...rateLimitHeaders(limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)),
+      },
+      clock.now(),
+      log,
     );
-    const key = presentedKey(req.headers, new URL(req.url ?? '/', baseUrl).searchParams)?.key;
-    const headers: Record<string, string> = {
-      ...corsHeaders(),
-      'x-request-id': requestId,
-      'x-service-mode': modeOfKey(key),
-      ...rateLimitHeaders(limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)),
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-      connection: 'close',
-    };
-    const head = Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.end(`HTTP/1.1 426 Upgrade Required\r\n${head}\r\n${body}`);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -436,6 +457,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
       publisher?.stop();
+      ws.close();
+      journal.close();
       clock.dispose();
       server.close(() => resolve());
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would
@@ -454,6 +477,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     webhooks,
     deliveries,
     articles: bus,
+    streams: streamSessions,
     clock,
     indexArticles: indexNew,
     close,

@@ -1,38 +1,84 @@
 /**
- * GET /v1/news/stream — server-sent events. The spec does not show the event
- * names or payloads, so the mock keeps it plain and documents it:
- * - on connect: a comment line (`: connected …`) and `retry: 3000`;
- * - every article indexed after the connection that matches the request's
- *   filters (same parameters as search): `event: article`, `id: <article id>`,
- *   `data: <article JSON>` (truncated for test keys);
- * - a `: heartbeat` comment every 15 mock seconds (× time scale);
- * - live keys pay 1 point per article sent, as for webhook deliveries; when
- *   the balance runs out the stream sends `event: error` with the 402
- *   envelope and ends.
- * It ends when the client disconnects or the server closes.
+ * GET /v1/news/stream — server-sent events, as the contract's "Streams" says:
+ * - on connect: a comment (`: connected … session <id>`, the id also in the
+ *   `X-Stream-Session-Id` header) and `retry: <ms>` once (3000 × time scale);
+ * - with `Last-Event-ID` (header, or `last_event_id` in the query for
+ *   clients that cannot set headers): first the matching articles indexed
+ *   after that id within `stream.max_age` minutes (default 60), then live;
+ * - `event: article`, `id: <article id>`, `data: <article JSON>` (preview
+ *   text for test keys);
+ * - `: heartbeat` every 15 mock seconds;
+ * - `event: error` + the envelope, then the end, for ER0301, ER0361, ER0362,
+ *   ER0364 (stream-feed.ts).
+ * Connect-time errors are ordinary JSON answers: 400 ER0363 for a bad
+ * `stream.max_age`, 402 ER0301 for an empty balance, 429 ER0360 over the
+ * plan's stream cap.
  */
 import type { ArticleBus } from './article-bus.js';
 import type { NewsEngine, SearchContext } from './engine-adapter.js';
-import { MockHttpError, errorEnvelope } from './error-envelope.js';
-import type { Article } from './fixtures/types.js';
 import type { RouteContext, StreamingReply } from './route-types.js';
-import { testModeArticle as previewArticle } from './search/test-mode.js';
+import { RETRY_MS, StreamFeed } from './stream-feed.js';
+import type { StreamJournal } from './stream-journal.js';
+import { streamRequest } from './stream-request.js';
+import type { StreamSessions } from './stream-sessions.js';
 
-export const HEARTBEAT_MS = 15_000;
+export { HEARTBEAT_MS } from './stream-feed.js';
+
+export interface StreamDeps {
+  bus: ArticleBus;
+  journal: StreamJournal;
+  sessions: StreamSessions;
+}
 
 export function openStream(
   ctx: RouteContext,
   engine: NewsEngine,
-  bus: ArticleBus,
+  deps: StreamDeps,
   searchContext: SearchContext,
 ): StreamingReply {
   const account = ctx.account!;
-  // Built now so a bad filter is a normal error answer before the stream
-  // starts; rebuilt per batch because search windows end at "now" and the
-  // articles to come are newer than the connection.
-  const matcherAt = (now: Date) => engine.matcher(ctx.params, { ...searchContext, now });
-  matcherAt(searchContext.now);
+  const request = streamRequest(ctx.params, account, engine, searchContext);
   const { res } = ctx;
+  const header = ctx.req.headers['last-event-id'];
+  const lastEventId =
+    (Array.isArray(header) ? header[0] : header)?.trim() ||
+    (typeof ctx.params['last_event_id'] === 'string' ? ctx.params['last_event_id'] : '');
+
+  // Any write after the socket is gone is dropped; `finish` runs on close.
+  const write = (text: string): void => {
+    if (!res.writableEnded && !res.destroyed) res.write(text);
+  };
+  const feed = new StreamFeed(
+    {
+      account,
+      clock: ctx.clock,
+      requestId: ctx.requestId,
+      scenario: ctx.scenario,
+      filters: request.filters,
+      matcherAt: request.matcherAt,
+      maxAgeMs: request.maxAgeMs,
+      bus: deps.bus,
+      journal: deps.journal,
+      sessions: deps.sessions,
+      transport: 'sse',
+    },
+    {
+      article: (id, payload) =>
+        write(`event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`),
+      heartbeat: () => write(': heartbeat\n\n'),
+      error: (envelope) => write(`event: error\ndata: ${JSON.stringify(envelope)}\n\n`),
+      end: () => {
+        if (!res.writableEnded) res.end();
+      },
+      cut: () => {
+        // As a network cut: what was written gets out, then the socket ends
+        // without the terminating chunk, so the client sees a broken stream.
+        const socket = res.socket;
+        if (socket === null) res.destroy();
+        else socket.end(() => socket.destroy());
+      },
+    },
+  );
   res.writeHead(200, {
     ...ctx.responseHeaders(),
     'content-type': 'text/event-stream; charset=utf-8',
@@ -40,46 +86,13 @@ export function openStream(
     connection: 'keep-alive',
     // Tell proxies (nginx) not to buffer the events.
     'x-accel-buffering': 'no',
+    'x-stream-session-id': feed.session.id,
   });
-  res.write(`: connected to the mock news stream (${account.mode} mode)\nretry: 3000\n\n`);
-
-  let heartbeat = ctx.clock.setTimeout(function beat() {
-    res.write(': heartbeat\n\n');
-    heartbeat = ctx.clock.setTimeout(beat, HEARTBEAT_MS);
-  }, HEARTBEAT_MS);
-
-  const finish = (): void => {
-    unsubscribe();
-    heartbeat.cancel();
-  };
-
-  const send = (article: Article): boolean => {
-    if (account.mode === 'live' && account.points <= 0) {
-      const error = new MockHttpError(
-        402,
-        undefined,
-        'No points remaining on this API key; the stream ends.',
-      );
-      res.write(
-        `event: error\ndata: ${JSON.stringify(errorEnvelope(error, ctx.requestId, ctx.clock.now()))}\n\n`,
-      );
-      finish();
-      res.end();
-      return false;
-    }
-    account.charge(1);
-    const payload = account.mode === 'test' ? previewArticle(article) : article;
-    res.write(`event: article\nid: ${article.id}\ndata: ${JSON.stringify(payload)}\n\n`);
-    return true;
-  };
-
-  const unsubscribe = bus.subscribe((articles) => {
-    if (res.writableEnded || res.destroyed) return;
-    const matches = matcherAt(ctx.clock.now());
-    for (const article of articles) {
-      if (matches(article) && !send(article)) return;
-    }
-  });
-  res.on('close', finish);
+  const retry = Math.max(1, Math.round(RETRY_MS * ctx.clock.timeScale));
+  write(
+    `: connected to the mock news stream (${account.mode} mode), session ${feed.session.id}\nretry: ${retry}\n\n`,
+  );
+  res.on('close', () => feed.stop());
+  feed.start(lastEventId === '' ? undefined : { lastEventId });
   return { streaming: true };
 }

@@ -53,7 +53,7 @@ describe('mock server: points', () => {
     expect(await balance(key)).toBe(start - 2);
   });
 
-  it('answers 402 (envelope, no code) before doing any work when the balance is 0', async () => {
+  it('answers 402 (envelope, no code but the stream ER0301) before doing any work when the balance is 0', async () => {
     const key = 'api_live_mock_empty';
     for (const [method, path] of [
       ['POST', '/v1/news/everything'],
@@ -67,7 +67,8 @@ describe('mock server: points', () => {
       const body = r.json as { status: string; errors: { status: number; code?: string }[] };
       expect(body.status).toBe('not_ok');
       expect(body.errors[0]?.status).toBe(402);
-      expect(body.errors[0]?.code).toBeUndefined();
+      // The stream has its own documented code for it (contract, "Streams").
+      expect(body.errors[0]?.code).toBe(path === '/v1/news/stream' ? 'ER0301' : undefined);
       expect(r.headers.get('x-points-remaining')).toBe('0');
     }
     // Free calls still work: balance, reference data, suggest, webhooks.

@@ -16,6 +16,7 @@ import { query } from './query.js';
 import { raw } from './raw.js';
 import { search } from './search.js';
 import { story } from './story.js';
+import { stream } from './stream.js';
 import { suggest } from './suggest.js';
 import { trends } from './trends.js';
 
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   factCheck,
   eventTypes,
   suggest,
+  stream,
   people,
   companies,
   journalists,

@@ -1,0 +1,324 @@
+/**
+ * One reconnecting loop for both stream transports: it reconnects on any
+ * drop, on an idle connection (no byte for 3 heartbeat intervals; heartbeats
+ * reset the watchdog) and on ER0362, waiting the server's `retry:` with
+ * backoff and jitter, and always says where it stopped (`Last-Event-ID`, or
+ * a WebSocket `resume`). A bounded set of seen ids drops the articles a
+ * replay sends again, so the consumer never gets one twice.
+ *
+ * Pull-based: the next batch is read from the socket only once the consumer
+ * asks for it, so a slow writer slows the stream instead of filling memory.
+ * The consumer's own writing time never counts as idle time.
+ */
+import {
+  type ApiError,
+  ApiError as ApiErrorClass,
+  ConnectionError,
+  InterruptedError,
+  NewsError,
+  TimeoutError,
+  UsageError,
+} from './errors.js';
+import { classifyNetworkError } from './network-errors.js';
+import { redactText } from './redact.js';
+import { sleep as defaultSleep } from './sleep.js';
+import type { StreamItem, StreamTransport } from './stream-types.js';
+import type { SleepFn } from './types.js';
+
+/** The contract's heartbeat interval. */
+export const HEARTBEAT_MS = 15_000;
+/** Until the server says otherwise with `retry:`. */
+export const DEFAULT_RETRY_MS = 3_000;
+export const MAX_RECONNECT_DELAY_MS = 30_000;
+export const SEEN_IDS = 10_000;
+
+export interface StreamArticle {
+  readonly id: string;
+  readonly article: Record<string, unknown>;
+  /** The JSON text as received (one line), when the transport had it. */
+  readonly json?: string | undefined;
+}
+
+export interface ReconnectInfo {
+  /** Consecutive failed attempts so far (0 after a clean drop of a working stream). */
+  readonly failures: number;
+  readonly delayMs: number;
+  /** Human and short: `connection reset`, `no data for 45 s`, `session lifetime reached (ER0362)`. */
+  readonly reason: string;
+  readonly lastEventId: string | undefined;
+}
+
+export interface StreamSessionOptions {
+  readonly transport: StreamTransport;
+  /** The stream URL, query included. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Where to resume from on the first connection (a saved state). */
+  readonly lastEventId?: string | undefined;
+  /** Idle timeout = 3 × this. */
+  readonly heartbeatMs?: number | undefined;
+  /** Until the server's `retry:`. */
+  readonly retryMs?: number | undefined;
+  readonly maxDelayMs?: number | undefined;
+  /** Consecutive failed connection attempts before giving up; a working stream that drops resets it. */
+  readonly maxFailures: number;
+  readonly seenCapacity?: number | undefined;
+  readonly signal: AbortSignal;
+  /** Redacted from any message (the key may travel in the URL). */
+  readonly apiKey?: string | undefined;
+  readonly onOpen?:
+    | ((info: { sessionId: string | undefined; mode: string | undefined }) => void)
+    | undefined;
+  readonly onReconnect?: ((info: ReconnectInfo) => void) | undefined;
+  readonly sleep?: SleepFn | undefined;
+  readonly random?: (() => number) | undefined;
+}
+
+/** How the stream ended when it ended without an error. */
+export type StreamEnd =
+  | { reason: 'stopped' }
+  /** ER0364: someone closed the session through the sessions endpoint. */
+  | { reason: 'closed'; message: string };
+
+class IdleTimeout extends Error {}
+
+/** The ids most recently written, oldest forgotten first. */
+export class SeenIds {
+  private readonly set = new Set<string>();
+  constructor(private readonly capacity: number) {}
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
+  add(id: string): void {
+    this.set.add(id);
+    // A Set iterates in insertion order: the first key is the oldest.
+    if (this.set.size > this.capacity) this.set.delete(this.set.values().next().value as string);
+  }
+  get size(): number {
+    return this.set.size;
+  }
+}
+
+/** Exponential from the server's `retry:`, capped, with equal jitter (half fixed, half random). */
+export function reconnectDelay(
+  failures: number,
+  retryMs: number,
+  maxDelayMs: number,
+  random: () => number,
+): number {
+  const ceiling = Math.min(maxDelayMs, retryMs * 2 ** Math.max(0, failures - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export class StreamSession implements AsyncIterable<StreamArticle[]> {
+  /** The id of the last article handed to the consumer: where a reconnect resumes. */
+  lastEventId: string | undefined;
+  /** Set once iteration ended without an error. */
+  end: StreamEnd | undefined;
+  /** Replayed articles dropped because they were already handed out. */
+  duplicates = 0;
+  reconnects = 0;
+  private readonly seen: SeenIds;
+  private retryMs: number;
+
+  constructor(private readonly options: StreamSessionOptions) {
+    this.lastEventId = options.lastEventId;
+    this.seen = new SeenIds(options.seenCapacity ?? SEEN_IDS);
+    this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<StreamArticle[]> {
+    const o = this.options;
+    const sleep = o.sleep ?? defaultSleep;
+    const random = o.random ?? Math.random;
+    const idleMs = 3 * (o.heartbeatMs ?? HEARTBEAT_MS);
+    let failures = 0;
+    try {
+      for (;;) {
+        if (o.signal.aborted) throw new InterruptedError('interrupted');
+        const connection = new AbortController();
+        const onAbort = (): void => connection.abort(o.signal.reason);
+        o.signal.addEventListener('abort', onAbort, { once: true });
+        let watchdog: NodeJS.Timeout | undefined;
+        const arm = (): void => {
+          clearTimeout(watchdog);
+          watchdog = setTimeout(() => connection.abort(new IdleTimeout()), idleMs);
+        };
+        let reason = 'the server ended the stream';
+        let retryAfterMs: number | undefined;
+        // A stream that was open and then dropped is not a failed attempt.
+        let opened = false;
+        try {
+          arm();
+          const batches = o.transport.connect({
+            url: o.url,
+            headers: o.headers,
+            lastEventId: this.lastEventId,
+            signal: connection.signal,
+            onActivity: arm,
+          });
+          for await (const items of batches) {
+            arm();
+            const { articles, stop } = this.take(items, () => {
+              failures = 0;
+              opened = true;
+            });
+            if (articles.length > 0) {
+              // The consumer's writing time is not the server's silence.
+              clearTimeout(watchdog);
+              yield articles;
+              arm();
+            }
+            if (stop === undefined) continue;
+            if (stop === 'closed') return;
+            if (stop === 'error') throw this.pendingError;
+            reason = stop;
+            break;
+          }
+        } catch (error) {
+          if (o.signal.aborted) throw new InterruptedError('interrupted');
+          if (connection.signal.reason instanceof IdleTimeout) {
+            reason = `no data for ${Math.round(idleMs / 1000)} s`;
+          } else if (error instanceof ApiErrorClass) {
+            if (!retryable(error)) throw this.finalError(error);
+            failures++;
+            if (failures > o.maxFailures) throw this.finalError(error);
+            reason = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
+            if (error.retryAfter !== undefined) retryAfterMs = error.retryAfter * 1000;
+          } else if (error instanceof NewsError || isBug(error)) {
+            throw error;
+          } else {
+            const failure = classifyNetworkError(error);
+            if (!opened) failures++;
+            reason = redactText(failure.reason, o.apiKey);
+            if (failures > o.maxFailures) {
+              const host = hostOf(o.url);
+              const after = failures > 1 ? ` after ${failures} attempts` : '';
+              throw failure.timeout
+                ? new TimeoutError(`no answer from the stream at ${host}${after}`)
+                : new ConnectionError(
+                    `cannot keep the stream from ${host} open (${reason})${after}`,
+                    {
+                      hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
+                    },
+                  );
+            }
+          }
+        } finally {
+          clearTimeout(watchdog);
+          o.signal.removeEventListener('abort', onAbort);
+          connection.abort();
+        }
+        const delayMs = Math.max(
+          retryAfterMs ?? 0,
+          reconnectDelay(failures, this.retryMs, o.maxDelayMs ?? MAX_RECONNECT_DELAY_MS, random),
+        );
+        this.reconnects++;
+        o.onReconnect?.({ failures, delayMs, reason, lastEventId: this.lastEventId });
+        await sleep(delayMs, o.signal);
+      }
+    } finally {
+      this.end ??= { reason: 'stopped' };
+    }
+  }
+
+  /**
+   * The new articles of a batch, and whether the connection must end:
+   * `closed` (ER0364, the end), a reason to reconnect (ER0362, a server
+   * error), or undefined. Any other error event is thrown, typed.
+   */
+  private take(
+    items: readonly StreamItem[],
+    opened: () => void,
+  ): { articles: StreamArticle[]; stop: string | undefined } {
+    const articles: StreamArticle[] = [];
+    for (const item of items) {
+      if (item.kind === 'article') {
+        if (this.seen.has(item.id)) {
+          this.duplicates++;
+          continue;
+        }
+        this.seen.add(item.id);
+        this.lastEventId = item.id;
+        articles.push(
+          item.json === undefined
+            ? { id: item.id, article: item.article }
+            : { id: item.id, article: item.article, json: item.json },
+        );
+      } else if (item.kind === 'open') {
+        opened();
+        this.options.onOpen?.({ sessionId: item.sessionId, mode: item.mode });
+      } else if (item.kind === 'retry') {
+        if (item.ms >= 0) this.retryMs = item.ms;
+      } else {
+        const detail = item.envelope?.errors?.[0];
+        const code = detail?.code;
+        if (code === 'ER0364') {
+          this.end = {
+            reason: 'closed',
+            message: redactText(detail?.message ?? 'the session was closed', this.options.apiKey),
+          };
+          return { articles, stop: 'closed' };
+        }
+        if (code === 'ER0362') return { articles, stop: 'session lifetime reached (ER0362)' };
+        const status = detail?.status ?? 500;
+        const error = ApiErrorClass.from(status, item.envelope ?? item.text);
+        if (status >= 500)
+          return { articles, stop: `server error on the stream (${error.message})` };
+        // Written before the error surfaces: what arrived stays written.
+        if (articles.length > 0) {
+          this.pendingError = this.finalError(error);
+          return { articles, stop: 'error' };
+        }
+        throw this.finalError(error);
+      }
+    }
+    return { articles, stop: undefined };
+  }
+
+  private pendingError: Error | undefined;
+
+  /** Adds what to do about the stream's own codes; ER0363 is a usage error (exit 2). */
+  private finalError(error: ApiError): Error {
+    error.message = redactText(error.message, this.options.apiKey);
+    if (error.code === 'ER0363') {
+      return new UsageError(`${error.message} [ER0363]`, {
+        code: 'ER0363',
+        hint: '--stream-max-age takes minutes from 1 to 1440',
+      });
+    }
+    if (error.code === 'ER0360') {
+      error.hint ??=
+        'too many open streams for this key: `news stream sessions` lists them, `news stream sessions close ID` ends one';
+    } else if (error.code === 'ER0361') {
+      error.hint ??= 'the key was revoked: use another key (--api-key, NEWS_API_KEY)';
+    } else if (error.code === 'ER0301') {
+      error.hint ??= 'no points left: the stream ended; see `news balance`';
+    }
+    return error;
+  }
+}
+
+/** Connect answers worth another try: rate limits (ER0360 included), timeouts and the 5xx family. */
+function retryable(error: ApiError): boolean {
+  return error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
+/** A programming error is not a network drop: reconnecting would hide it. */
+function isBug(error: unknown): boolean {
+  return (
+    (error instanceof TypeError ||
+      error instanceof RangeError ||
+      error instanceof ReferenceError ||
+      error instanceof SyntaxError) &&
+    (error as { code?: unknown }).code === undefined
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the server';
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The seam between the stream session (reconnects, dedupe, idle watchdog:
+ * stream-session.ts) and its two transports (stream-sse.ts, stream-ws.ts).
+ * Type-only, so importing it costs nothing.
+ */
+import type { ApiErrorEnvelope } from './errors.js';
+
+/** What a connection yields, a chunk of the wire at a time. */
+export type StreamItem =
+  /** The server accepted the connection. */
+  | { kind: 'open'; sessionId: string | undefined; mode: string | undefined }
+  | {
+      kind: 'article';
+      id: string;
+      article: Record<string, unknown>;
+      /** The article's JSON text as received, when it is one line: jsonl output reuses it. */
+      json?: string | undefined;
+    }
+  /** The server's reconnection delay (`retry:`), in milliseconds. */
+  | { kind: 'retry'; ms: number }
+  /** An `error` event or frame: what the server said, before the stream ends. */
+  | { kind: 'error'; envelope: ApiErrorEnvelope | undefined; text: string };
+
+export interface StreamConnectRequest {
+  /** The full URL, query included (with `api_key` when auth is `query`). */
+  readonly url: string;
+  /** Auth and user agent; the transport adds its own. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Sent as `Last-Event-ID` (SSE) or a `resume` frame (WebSocket). */
+  readonly lastEventId: string | undefined;
+  /** Aborting it closes the connection. */
+  readonly signal: AbortSignal;
+  /** Called on every chunk or frame, heartbeats included: it feeds the idle watchdog. */
+  readonly onActivity: () => void;
+}
+
+/**
+ * One connection as an async iterable of item batches. A non-2xx answer to
+ * the connect throws the typed ApiError; a network failure throws anything
+ * else; the server ending the stream ends the iteration.
+ */
+export interface StreamTransport {
+  readonly name: 'sse' | 'ws';
+  connect(request: StreamConnectRequest): AsyncIterable<StreamItem[]>;
+  /** Frees sockets; the transport is not used afterwards. */
+  close(): Promise<void>;
+}
+
+export interface StreamTransportOptions {
+  /** Until the server answers the connect (headers, or the WebSocket handshake). */
+  readonly connectTimeoutMs: number;
+  /** Proxy variables are read from here. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** WebSocket: how often to send a `ping` frame; default 15 000 ms. */
+  readonly pingIntervalMs?: number;
+}

@@ -1,0 +1,170 @@
+/**
+ * What a stream sends, whatever carries it (server-sent events in stream.ts,
+ * WebSocket frames in stream-ws.ts): the replay after a known id, then the
+ * live matching articles; heartbeats; 1 point per article event for live keys
+ * (test keys get preview text and pay nothing); ER0301 when the points run
+ * out, ER0362 at the end of the session's lifetime, ER0364 when the session
+ * is closed through the sessions endpoint, and the `*-after-N` scenarios.
+ */
+import type { ApiErrorEnvelope } from '../api/errors.js';
+import type { Account } from './accounts.js';
+import type { ArticleBus } from './article-bus.js';
+import type { MockClock, MockTimer } from './clock.js';
+import { MockHttpError, errorEnvelope } from './error-envelope.js';
+import { type Scenario, streamScenario } from './faults.js';
+import type { Article } from './fixtures/types.js';
+import { testModeArticle as previewArticle } from './search/test-mode.js';
+import type { StreamJournal } from './stream-journal.js';
+import type { OpenSession, StreamSessions, StreamTransportName } from './stream-sessions.js';
+
+export const HEARTBEAT_MS = 15_000;
+/** The longest a stream stays open (mock time); then ER0362 and the client reconnects. */
+export const MAX_SESSION_LIFETIME_MS = 60 * 60_000;
+/** The `retry:` the SSE stream announces, in mock milliseconds (so × time scale on the wire). */
+export const RETRY_MS = 3000;
+
+/** How one transport writes. */
+export interface FeedOutput {
+  article(id: number, payload: unknown): void;
+  heartbeat(): void;
+  error(envelope: ApiErrorEnvelope): void;
+  /** Ends the stream cleanly after an error event. */
+  end(): void;
+  /** Cuts the connection abruptly (drop-after-N). */
+  cut(): void;
+}
+
+export interface FeedContext {
+  account: Account;
+  clock: MockClock;
+  requestId: string;
+  scenario: Scenario | undefined;
+  /** The request's filters (without stream.max_age), for the sessions list. */
+  filters: Record<string, unknown>;
+  matcherAt(now: Date): (article: Article) => boolean;
+  maxAgeMs: number;
+  bus: ArticleBus;
+  journal: StreamJournal;
+  sessions: StreamSessions;
+  transport: StreamTransportName;
+}
+
+export class StreamFeed {
+  readonly session: OpenSession;
+  private unsubscribe: (() => void) | undefined;
+  private heartbeatTimer: MockTimer | undefined;
+  private readonly lifetimeTimer: MockTimer;
+  private finished = false;
+  private sentHere = 0;
+  private readonly scenario: ReturnType<typeof streamScenario>;
+
+  /** Throws ER0360 (429) when the key is at its cap: call before answering. */
+  constructor(
+    private readonly ctx: FeedContext,
+    private readonly out: FeedOutput,
+  ) {
+    this.scenario = streamScenario(ctx.scenario);
+    this.session = ctx.sessions.open(ctx.account, ctx.transport, ctx.filters, (error) =>
+      this.fail(error),
+    );
+    this.lifetimeTimer = ctx.clock.setTimeout(() => {
+      this.fail(
+        new MockHttpError(
+          408,
+          'ER0362',
+          'Maximum stream session lifetime reached; reconnect with Last-Event-ID to go on.',
+        ),
+      );
+    }, MAX_SESSION_LIFETIME_MS);
+    const beat = (): void => {
+      if (this.finished) return;
+      out.heartbeat();
+      this.heartbeatTimer = ctx.clock.setTimeout(beat, HEARTBEAT_MS);
+    };
+    this.heartbeatTimer = ctx.clock.setTimeout(beat, HEARTBEAT_MS);
+  }
+
+  /**
+   * Sends the replay (articles indexed after `lastEventId`, or after
+   * `position` in the journal), then goes live. Synchronous, so no article
+   * indexed meanwhile can fall between the two.
+   */
+  start(from: { lastEventId: string } | { position: number } | undefined): void {
+    if (this.finished || this.unsubscribe !== undefined) return;
+    if (from !== undefined) {
+      const replay =
+        'lastEventId' in from
+          ? this.ctx.journal.after(from.lastEventId, this.ctx.maxAgeMs)
+          : this.ctx.journal.since(from.position);
+      if (!this.deliver(replay)) return;
+    }
+    this.unsubscribe = this.ctx.bus.subscribe((articles) => {
+      this.deliver(articles);
+    });
+  }
+
+  /** Replays again after a `resume` on a stream already live: the client drops what it has. */
+  replay(lastEventId: string): void {
+    this.deliver(this.ctx.journal.after(lastEventId, this.ctx.maxAgeMs));
+  }
+
+  private deliver(articles: readonly Article[]): boolean {
+    if (this.finished || articles.length === 0) return !this.finished;
+    const matches = this.ctx.matcherAt(this.ctx.clock.now());
+    for (const article of articles) {
+      if (matches(article) && !this.send(article)) return false;
+    }
+    return true;
+  }
+
+  private send(article: Article): boolean {
+    const { account } = this.ctx;
+    if (account.mode === 'live' && account.points <= 0) {
+      this.fail(
+        new MockHttpError(402, 'ER0301', 'No points remaining on this API key; the stream ends.'),
+      );
+      return false;
+    }
+    account.charge(1);
+    this.out.article(article.id, account.mode === 'test' ? previewArticle(article) : article);
+    this.session.sent(article.id);
+    this.sentHere++;
+    const s = this.scenario;
+    if (s !== undefined && this.sentHere >= s.after) {
+      if (s.kind === 'drop') {
+        this.stop();
+        this.out.cut();
+      } else if (s.kind === 'revoke') {
+        this.fail(new MockHttpError(401, 'ER0361', 'This API key was revoked.'));
+      } else {
+        this.fail(
+          new MockHttpError(
+            408,
+            'ER0362',
+            'Maximum stream session lifetime reached (X-Mock-Scenario); reconnect to go on.',
+          ),
+        );
+      }
+      return false;
+    }
+    return true;
+  }
+
+  /** Sends the error event and ends the stream. */
+  fail(error: MockHttpError): void {
+    if (this.finished) return;
+    this.out.error(errorEnvelope(error, this.ctx.requestId, this.ctx.clock.now()));
+    this.stop();
+    this.out.end();
+  }
+
+  /** The connection ended (or is being ended): forget it. Idempotent. */
+  stop(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.unsubscribe?.();
+    this.heartbeatTimer?.cancel();
+    this.lifetimeTimer.cancel();
+    this.session.release();
+  }
+}

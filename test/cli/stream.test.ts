@@ -1,0 +1,358 @@
+/**
+ * `news stream` against the mock over real sockets: every matching article
+ * exactly once and in order through forced disconnects (SSE and WebSocket),
+ * the stream's error codes and their exit codes, output formats and files,
+ * Ctrl-C, and the sessions commands.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/server.js';
+import { type CliResult, runCli } from '../helpers/cli.js';
+import { call, startTestServer } from '../mock/server-helpers.js';
+
+let server: MockServer;
+beforeAll(async () => {
+  // 15 s heartbeats become 15 ms, `retry: 3000` becomes 3 ms.
+  server = await startTestServer({ timeScale: 0.001 });
+});
+afterAll(() => server.close());
+
+const KEY = 'api_live_mock_pro';
+
+interface StreamOptions {
+  key?: string;
+  signal?: AbortSignal;
+  tty?: number;
+}
+
+function stream(args: string[], options: StreamOptions = {}) {
+  return runCli(
+    [
+      'stream',
+      '--base-url',
+      server.url,
+      '--api-key',
+      options.key ?? KEY,
+      '--retries',
+      '0',
+      ...args,
+    ],
+    {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.tty === undefined ? {} : { tty: options.tty }),
+    },
+  );
+}
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function post(titles: string[]): Promise<number[]> {
+  const r = await call(server, 'POST', '/__mock/articles', {
+    body: titles.map((title) => ({ title })),
+  });
+  expect(r.status).toBe(201);
+  return (r.json as { ids: number[] }).ids;
+}
+
+/** Starts a stream, waits until the mock holds it, then runs `feed`. */
+async function streamWhile(
+  args: string[],
+  feed: () => Promise<void>,
+  options: StreamOptions = {},
+): Promise<CliResult> {
+  const key = options.key ?? KEY;
+  const before = server.streams.openedFor(key);
+  const running = stream(args, options);
+  await until(() => server.streams.openedFor(key) > before, 'the stream to open');
+  await feed();
+  return running;
+}
+
+function ids(stdout: string): number[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { id: number }).id);
+}
+
+describe('news stream: never lose, never duplicate', () => {
+  for (const transport of ['sse', 'ws'] as const) {
+    it(`writes each of 1,000 published articles' matches once, in order, through a cut every 7 events (${transport})`, async () => {
+      const titles = Array.from({ length: 1000 }, (_, i) =>
+        i % 4 === 0 ? `skip ${i}` : `keep ${i}`,
+      );
+      let expected: number[] = [];
+      const result = await streamWhile(
+        [
+          '--title',
+          'keep',
+          '--transport',
+          transport,
+          '--header',
+          'X-Mock-Scenario: drop-after-7',
+          '--max-events',
+          '750',
+        ],
+        async () => {
+          // Published in ten batches while the client keeps reconnecting.
+          for (let i = 0; i < 1000; i += 100) {
+            const batch = await post(titles.slice(i, i + 100));
+            expected.push(...batch.filter((_, j) => titles[i + j]!.startsWith('keep')));
+            await new Promise((r) => setTimeout(r, 10));
+          }
+        },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expected = expected.slice(0, 750);
+      expect(ids(result.stdout)).toEqual(expected);
+    }, 60_000);
+  }
+
+  it('resumes after --last-event-id with the articles indexed since', async () => {
+    const [first, ...rest] = await post(['resume one', 'resume two', 'other', 'resume three']);
+    const result = await stream([
+      '--title',
+      'resume',
+      '--last-event-id',
+      String(first),
+      '--max-events',
+      '2',
+    ]);
+    expect(result.code).toBe(0);
+    expect(ids(result.stdout)).toEqual([rest[0], rest[2]]);
+  });
+
+  it('reconnects on ER0362 (session lifetime) and goes on', async () => {
+    const result = await streamWhile(
+      [
+        '--title',
+        'lifetime',
+        '--header',
+        'X-Mock-Scenario: expire-after-2',
+        '--max-events',
+        '5',
+        '-v',
+      ],
+      async () => {
+        await post(['lifetime 1', 'lifetime 2', 'lifetime 3', 'lifetime 4', 'lifetime 5']);
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(ids(result.stdout)).toHaveLength(5);
+    expect(new Set(ids(result.stdout)).size).toBe(5);
+    expect(result.stderr).toMatch(/reconnecting in .*ER0362/);
+  });
+});
+
+describe('news stream: errors and exit codes', () => {
+  it('ER0301 on connect with an empty balance: exit 4', async () => {
+    const result = await stream(['--max-events', '1'], { key: 'api_live_mock_empty' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^error: .*ER0301/m);
+    expect(result.stdout).toBe('');
+  });
+
+  it('ER0301 mid-stream: what arrived is written, then exit 4', async () => {
+    const key = 'api_live_mock_basic';
+    const account = server.accounts.get(key)!;
+    account.charge(account.points - 2);
+    const result = await streamWhile(
+      ['--title', 'points'],
+      () => post(['points 1', 'points 2', 'points 3']).then(() => undefined),
+      { key },
+    );
+    expect(result.code).toBe(4);
+    expect(ids(result.stdout)).toHaveLength(2);
+    expect(result.stderr).toMatch(/ER0301/);
+    expect(result.stderr).toMatch(/^hint: /m);
+  });
+
+  it('ER0360 too many open streams: exit 4 with what to do', async () => {
+    const key = 'api_live_mock_free';
+    const controllers = [new AbortController(), new AbortController()];
+    await Promise.all(
+      controllers.map((c) =>
+        fetch(`${server.url}/v1/news/stream`, { headers: { 'x-api-key': key }, signal: c.signal }),
+      ),
+    );
+    try {
+      const result = await stream(['--max-events', '1'], { key });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/ER0360/);
+      expect(result.stderr).toMatch(/news stream sessions/);
+    } finally {
+      for (const c of controllers) c.abort();
+    }
+  });
+
+  it('ER0361 key revoked: exit 3 after writing what arrived', async () => {
+    const result = await streamWhile(
+      ['--title', 'revoked', '--header', 'X-Mock-Scenario: revoke-after-1'],
+      () => post(['revoked 1', 'revoked 2']).then(() => undefined),
+    );
+    expect(result.code).toBe(3);
+    expect(ids(result.stdout)).toHaveLength(1);
+    expect(result.stderr).toMatch(/ER0361/);
+  });
+
+  it('ER0363: --stream-max-age out of range exits 2 before connecting', async () => {
+    const before = server.accounts.get(KEY)!.used;
+    for (const value of ['0', '1441', '1.5', 'abc']) {
+      const result = await stream(['--stream-max-age', value]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: --stream-max-age .*ER0363/m);
+    }
+    expect(server.accounts.get(KEY)!.used).toBe(before);
+  });
+
+  it('a bad filter exits 2 before connecting, as on search', async () => {
+    const result = await stream(['--sentiment-overall-score-min', '7']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: --sentiment-overall-score-min/m);
+  });
+
+  it('ER0364: a session closed through the sessions endpoint ends the stream with exit 0 and a note', async () => {
+    const result = await streamWhile(['--title', 'closing', '--transport', 'ws'], async () => {
+      const list = await runCli(['stream', 'sessions', '--base-url', server.url, '--api-key', KEY]);
+      expect(list.code).toBe(0);
+      const sessions = JSON.parse(list.stdout) as {
+        session_id: string;
+        transport: string;
+        filters: { title?: string };
+      }[];
+      const mine = sessions.filter((s) => s.transport === 'ws' && s.filters.title === 'closing');
+      expect(mine).toHaveLength(1);
+      const closed = await runCli([
+        'stream',
+        'sessions',
+        'close',
+        mine[0]!.session_id,
+        '--base-url',
+        server.url,
+        '--api-key',
+        KEY,
+      ]);
+      expect(closed.code).toBe(0);
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/closed on purpose \(ER0364\)/);
+  });
+
+  it('closing an unknown session exits 1 with the 404', async () => {
+    const result = await runCli([
+      'stream',
+      'sessions',
+      'close',
+      'ss_nope',
+      '--base-url',
+      server.url,
+      '--api-key',
+      KEY,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/HTTP 404/);
+  });
+});
+
+describe('news stream: output', () => {
+  it('csv: one header, rows as they come; --fields picks the columns', async () => {
+    const result = await streamWhile(
+      ['--title', 'csvrow', '-f', 'csv', '--fields', 'id,title', '--max-events', '3'],
+      () => post(['csvrow a', 'csvrow b', 'csvrow c']).then(() => undefined),
+    );
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,title');
+    expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual([
+      'csvrow a',
+      'csvrow b',
+      'csvrow c',
+    ]);
+  });
+
+  it('json needs an end: refused without --max-events or --duration, a closed array with one', async () => {
+    const endless = await stream(['-f', 'json']);
+    expect(endless.code).toBe(2);
+    expect(endless.stderr).toMatch(/--max-events N or --duration D/);
+    const finite = await streamWhile(
+      ['--title', 'jsonarr', '-f', 'json', '--max-events', '2'],
+      () => post(['jsonarr 1', 'jsonarr 2']).then(() => undefined),
+    );
+    expect(finite.code).toBe(0);
+    expect((JSON.parse(finite.stdout) as unknown[]).length).toBe(2);
+  });
+
+  it('--duration ends the stream with exit 0', async () => {
+    const result = await stream(['--title', 'nothing-comes', '--duration', '300ms']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+  });
+
+  it('-o x.jsonl keeps every complete record on Ctrl-C (exit 130)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'news-stream-')), 'live.jsonl');
+    const controller = new AbortController();
+    const result = await streamWhile(
+      ['--title', 'ctrlc', '-o', file],
+      async () => {
+        await post(['ctrlc 1', 'ctrlc 2', 'ctrlc 3']);
+        await until(() => {
+          try {
+            return readFileSync(file, 'utf8').split('\n').length > 3;
+          } catch {
+            return false;
+          }
+        }, 'the records in the file');
+        controller.abort();
+      },
+      { signal: controller.signal },
+    );
+    expect(result.code).toBe(130);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => (JSON.parse(l) as { title: string }).title)).toEqual([
+      'ctrlc 1',
+      'ctrlc 2',
+      'ctrlc 3',
+    ]);
+  });
+
+  it('table rows on a terminal', async () => {
+    const result = await streamWhile(
+      ['--title', 'tablerow', '--max-events', '2'],
+      () => post(['tablerow first', 'tablerow second']).then(() => undefined),
+      { tty: 100 },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/│ published .*│ title/);
+    expect(result.stdout).toContain('tablerow first');
+    expect(result.stdout).toContain('tablerow second');
+  });
+
+  it('--dry-run prints the GET with the filters as query parameters, key redacted', async () => {
+    const result = await stream([
+      '--title',
+      'rate cut',
+      '--language-code',
+      'en',
+      '--stream-max-age',
+      '30',
+      '--dry-run',
+      '--transport',
+      'ws',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^GET .*\/v1\/news\/ws\?title=rate\+cut&language\.code=en&stream\.max_age=30/,
+    );
+    expect(result.stdout).not.toContain(KEY);
+  });
+});
