@@ -5,7 +5,8 @@
  * (`--time-scale` speeds it up). At high rates a tick publishes a batch: the
  * tick is never shorter than MIN_TICK_WALL_MS of wall time, and the articles
  * due since the last tick are published together, so the rate holds without a
- * timer per article.
+ * timer per article. A tick publishes at most MAX_BATCH; a backlog drains
+ * over the following ticks.
  */
 import type { MockClock, MockTimer } from './clock.js';
 import { LiveArticles } from './fixtures/generate.js';
@@ -13,6 +14,13 @@ import type { Article } from './fixtures/types.js';
 
 const MINUTE_MS = 60_000;
 const MIN_TICK_WALL_MS = 10;
+/**
+ * Most articles one tick publishes. When the event loop was blocked (another
+ * mock loading its fixtures, a long search), the articles due pile up; they
+ * are published over the next ticks instead of in one batch of thousands
+ * that would block the loop again and flood every subscriber at once.
+ */
+const MAX_BATCH = 1_000;
 
 export interface PublisherOptions {
   clock: MockClock;
@@ -46,7 +54,10 @@ export function startPublisher(options: PublisherOptions): Publisher {
 
   const tick = (): void => {
     if (stopped) return;
-    const due = Math.floor((clock.nowMs() - startedMs) / perArticleMs) - published;
+    const due = Math.min(
+      MAX_BATCH,
+      Math.floor((clock.nowMs() - startedMs) / perArticleMs) - published,
+    );
     if (due > 0) {
       const now = clock.now();
       let id = options.nextId();

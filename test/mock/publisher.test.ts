@@ -14,7 +14,9 @@ async function publishing(rate: number, timeScale: number) {
   const server = await startMockServer({ quiet: true, now: NOW, publishRate: rate, timeScale });
   open.push(server);
   const seen: Article[] = [];
-  server.articles.subscribe((batch) => seen.push(...batch));
+  server.articles.subscribe((batch) => {
+    for (const article of batch) seen.push(article);
+  });
   return { server, seen };
 }
 
