@@ -50,6 +50,11 @@ export async function runList(
   paging: Paging,
   raw = false,
 ): Promise<number | undefined> {
+  // A wrong --fields must cost nothing: checked before the first request is paid for.
+  if (!raw) {
+    const { checkFields } = await import('../output/columns.js');
+    checkFields(kind, runtime.settings.fields);
+  }
   if (runtime.settings.dryRun) {
     await runtime.printDryRun(spec);
     return undefined;

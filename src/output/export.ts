@@ -7,7 +7,7 @@
 import { InterruptedError, UsageError } from '../api/errors.js';
 import { AtomicFileSink } from './atomic-file-sink.js';
 import type { Column } from './columns.js';
-import { fixedColumns, inferColumns, selectColumns } from './columns.js';
+import { fixedColumns, inferColumns, selectColumns, selectableColumns } from './columns.js';
 import { isEncoded } from './format-writer.js';
 import type { FormatWriter, Page, PageSource, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isFormatName } from './formats.js';
@@ -94,7 +94,10 @@ export function resolveColumns(
       projected: true,
     };
   }
-  return { columns: selectColumns(available, fields), projected: true };
+  return {
+    columns: selectColumns(selectableColumns(kind) ?? available, fields),
+    projected: true,
+  };
 }
 
 function pageRecords(page: Page): number {
