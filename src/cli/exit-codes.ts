@@ -66,7 +66,19 @@ export function describeFailure(error: unknown, verbose: boolean): Failure {
   }
   if (error instanceof InterruptedError)
     return { exitCode: EXIT.interrupted, lines: ['error: interrupted'] };
-  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+  if (error instanceof TimeoutError) {
+    // The client speaks of "the timeout"; here it becomes the flag that sets it.
+    return {
+      exitCode: EXIT.network,
+      lines: withHint(
+        `error: ${error.message}`,
+        error.message.startsWith('cannot connect')
+          ? 'check the network or --base-url; --timeout SECONDS waits longer (default 60)'
+          : 'the server may be slow for this query: raise --timeout SECONDS (default 60) or narrow the filters',
+      ),
+    };
+  }
+  if (error instanceof ConnectionError) {
     return {
       exitCode: EXIT.network,
       lines: withHint(

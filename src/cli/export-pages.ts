@@ -1,6 +1,7 @@
 import type { PageSource } from '../output/format-writer.js';
 import { UsageError } from '../api/errors.js';
 import type { FormatName, RecordKind } from '../output/types.js';
+import { counted } from './reporter.js';
 import type { Runtime } from './runtime.js';
 
 /** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
@@ -48,6 +49,6 @@ export async function exportPages(
   });
   if (result.stoppedEarly) runtime.stdoutClosed = true;
   if (result.path !== undefined)
-    runtime.report.notice(`wrote ${result.records} records to ${result.path}`);
-  else runtime.report.debug(`${result.records} records`);
+    runtime.report.notice(`wrote ${counted(result.records, 'record')} to ${result.path}`);
+  else runtime.report.debug(counted(result.records, 'record'));
 }

@@ -2,8 +2,10 @@ import type { RequestSpec } from '../api/types.js';
 import type { ApiRecord, RecordKind } from '../output/types.js';
 import { UsageError } from '../api/errors.js';
 import { exportPages } from './export-pages.js';
-import { ProgressLine } from './reporter.js';
+import { refuseWithRaw } from './raw-check.js';
+import { ProgressLine, counted } from './reporter.js';
 import type { Runtime } from './runtime.js';
+import { type FacetRow, facetRows, withHighlights } from './views/facets.js';
 
 export interface Paging {
   readonly all: boolean;
@@ -38,6 +40,17 @@ export function recordsOf(body: unknown): ApiRecord[] {
   return Array.isArray(list) ? (list as ApiRecord[]) : [];
 }
 
+/** What a caller may see of a list run besides the export. */
+export interface ListHooks {
+  /** Every page's records, as exported (`article` checks which ids came back). */
+  readonly onRecords?: (records: readonly ApiRecord[]) => void;
+  /** `--facets-only`: export the response's facets instead of its records. */
+  readonly facetsOnly?: boolean;
+}
+
+/** The service's page size when a request names none. */
+const SERVICE_PER_PAGE = 100;
+
 /**
  * Fetches a list (one page, `--all` pages, or up to `--limit` records) and exports it.
  * With --raw, prints each response body untouched instead.
@@ -49,11 +62,22 @@ export async function runList(
   kind: RecordKind,
   paging: Paging,
   raw = false,
+  hooks: ListHooks = {},
 ): Promise<number | undefined> {
+  if (raw) refuseWithRaw(runtime.settings, paging.limit);
+  if (raw && hooks.facetsOnly) throw new UsageError('--raw and --facets-only do not go together');
   // A wrong --fields must cost nothing: checked before the first request is paid for.
-  if (!raw) {
+  if (!raw && !hooks.facetsOnly) {
     const { checkFields } = await import('../output/columns.js');
     checkFields(kind, runtime.settings.fields);
+  }
+  if (hooks.facetsOnly && (paging.all || paging.limit !== undefined)) {
+    throw new UsageError(
+      '--facets-only reads the facets of one response; --all and --limit do not apply',
+      {
+        hint: 'facets count the whole result, whatever the page',
+      },
+    );
   }
   if (runtime.settings.dryRun) {
     await runtime.printDryRun(spec);
@@ -67,7 +91,11 @@ export async function runList(
   const requestedPerPage = container?.['per_page'];
   const multiPage =
     paging.all || (paging.limit !== undefined && paging.limit > Number(requestedPerPage ?? 100));
-  const progress = new ProgressLine(runtime.io.stderr, multiPage && !runtime.settings.quiet);
+  const progress = new ProgressLine(
+    runtime.io.stderr,
+    multiPage && !runtime.settings.quiet,
+    paging.limit,
+  );
   const perPage =
     requestedPerPage !== undefined
       ? Number(requestedPerPage)
@@ -89,19 +117,94 @@ export async function runList(
     signal: runtime.signal,
   });
   let fetched = 0;
+  let capNoted = false;
+  let facets: FacetRow[] = [];
+  let highlighted = false;
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {
-      progress.update(page.records.length);
-      fetched += page.records.length;
-      yield page.records;
+      const points = Number(page.response.usage['x-points-used']);
+      progress.update(page.records.length, Number.isFinite(points) ? points : undefined);
+      if (!capNoted) {
+        capNoted = true;
+        noteCap(runtime, page.envelope['limit'], perPage ?? SERVICE_PER_PAGE, page.records.length);
+      }
+      if (page.page === startPage) facets = facetRows(page.envelope['facets']);
+      const shaped = withHighlights(page.records, page.envelope['highlighting']);
+      if (shaped !== page.records) highlighted = true;
+      fetched += shaped.length;
+      hooks.onRecords?.(shaped);
+      // The progress line goes before the page is printed: a table on the same
+      // terminal must not start at its end.
+      progress.hide();
+      yield shaped;
+      progress.show();
     }
   }
   try {
+    if (hooks.facetsOnly) {
+      for await (const _ of records()) break;
+      progress.done();
+      if (facets.length === 0) {
+        runtime.report.notice('the response has no facets: add --facet 1 --facet-field FIELD');
+      }
+      async function* once(): AsyncGenerator<ApiRecord[]> {
+        yield facets as unknown as ApiRecord[];
+      }
+      await exportPages(runtime, once(), 'generic', `news ${spec.path} --facets-only`);
+      return facets.length;
+    }
     await exportPages(runtime, records(), kind, `news ${spec.path}`);
+    progress.done();
+    await showExtras(runtime, facets, highlighted);
     return fetched;
   } finally {
     progress.done();
   }
+}
+
+/** A plan's per_page ceiling, applied silently by the service: said once. */
+function noteCap(runtime: Runtime, limit: unknown, asked: number, got: number): void {
+  if (typeof limit !== 'number' || limit >= asked || got > limit) return;
+  runtime.report.notice(
+    `the plan caps per_page at ${limit} (asked for ${asked}): more pages, and points, for the same records`,
+  );
+}
+
+/**
+ * Facets on a terminal table come after the records, as a table of their own;
+ * elsewhere they would be dropped, so a note says how to get them.
+ */
+async function showExtras(
+  runtime: Runtime,
+  facets: FacetRow[],
+  highlighted: boolean,
+): Promise<void> {
+  if (runtime.stdoutClosed) return;
+  const { chooseFormat } = await import('./export-pages.js');
+  const onTerminal =
+    runtime.settings.output === undefined && (await chooseFormat(runtime)) === 'table';
+  if (facets.length > 0) {
+    if (onTerminal) {
+      const { renderFacets } = await import('./views/facets.js');
+      await runtime.write(
+        renderFacets(facets, runtime.io.stdout.columns ?? terminalColumns(runtime)),
+      );
+    } else {
+      runtime.report.notice(
+        `the response has facets (${[...new Set(facets.map((f) => f.facet))].join(', ')}): --facets-only exports them`,
+      );
+    }
+  }
+  if (highlighted && onTerminal) {
+    runtime.report.notice(
+      'highlights are in each record\'s "highlight" field: -f json, or --fields id,highlight',
+    );
+  }
+}
+
+function terminalColumns(runtime: Runtime): number {
+  const n = Number(runtime.io.env['COLUMNS']);
+  return Number.isInteger(n) && n > 0 ? n : 80;
 }
 
 /** `--raw`: each page's body exactly as the server sent it, one per line. */

@@ -3,6 +3,7 @@ import { UsageError } from '../api/errors.js';
 import type { ApiResponse, RequestSpec } from '../api/types.js';
 import type { CliIO, Reporter } from './context.js';
 import { PointsMeter } from './points-meter.js';
+import { refuseWithRaw } from './raw-check.js';
 import { MOCK_DEFAULT_KEY, type Settings } from './settings.js';
 import { VERSION } from './version.js';
 
@@ -144,6 +145,7 @@ export class Runtime {
       await this.printDryRun(spec);
       return null;
     }
+    if (raw) refuseWithRaw(this.settings, undefined);
     const client = await this.client();
     if (raw) {
       const response = await client.request<string>({ ...spec, raw: true, signal: this.signal });

@@ -146,6 +146,8 @@ export const ARTICLE_FIELD_EXTRAS: readonly Column[] = [
   col('story', 'json', 'json'),
   col('is_clickbait', 'bool'),
   col('events', 'json', 'json'),
+  // Not an article field: the response's highlighting for the article, added by the CLI (hl=1).
+  col('highlight', 'json', 'json'),
 ];
 
 /** People list items: the documented person profile fields, then the whole profile. */

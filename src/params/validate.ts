@@ -198,7 +198,7 @@ function checkQuery(text: string, label: string): void {
     `${label}: ${error.detail} at offset ${error.position} [${error.code}]`,
     {
       code: error.code,
-      hint: error.hint ?? 'see docs/QUERY-LANGUAGE.md, or try `news query check`',
+      hint: error.hint ?? 'try `news query check` and `news query fields`',
     },
   );
   usage.context = caretLine(text, error).split('\n');
