@@ -3,7 +3,7 @@ import type { ApiRecord, RecordKind } from '../output/types.js';
 import { UsageError } from '../api/errors.js';
 import { exportPages } from './export-pages.js';
 import { refuseWithRaw } from './raw-check.js';
-import { ProgressLine, counted } from './reporter.js';
+import { ProgressLine } from './reporter.js';
 import type { Runtime } from './runtime.js';
 import { type FacetRow, facetRows, withHighlights } from './views/facets.js';
 

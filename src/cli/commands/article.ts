@@ -25,7 +25,11 @@ export const article: CommandSpec = {
       'article',
       { all: false, limit: undefined, placement: 'body' },
       input.options['raw'] === true,
-      { onRecords: (records) => records.forEach((r) => found.add(String(r['id']))) },
+      {
+        onRecords: (records) => {
+          for (const r of records) found.add(String(r['id']));
+        },
+      },
     );
     // The service answers unknown ids with fewer records, not an error: say which.
     if (exported === undefined || runtime.stdoutClosed) return;
