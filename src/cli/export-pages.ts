@@ -22,6 +22,16 @@ export async function chooseFormat(runtime: Runtime): Promise<FormatName> {
 }
 
 /**
+ * The width tables and cards lay out for: `COLUMNS` when set (so a pipe or a
+ * log can ask for a width, as `ls` allows), else the terminal's, else 80.
+ */
+export function terminalWidth(runtime: Runtime): number {
+  const fromEnv = Number(runtime.io.env['COLUMNS']);
+  if (Number.isInteger(fromEnv) && fromEnv >= 20) return fromEnv;
+  return runtime.io.stdout.columns ?? 80;
+}
+
+/**
  * The one path from records to stdout or a file: picks the format, passes the
  * global output settings, and reports where the records went.
  */
@@ -42,7 +52,8 @@ export async function exportPages(
     kind,
     fields: settings.fields,
     sanitize: settings.sanitize,
-    terminalWidth: io.stdout.columns,
+    terminalWidth: terminalWidth(runtime),
+    tableStyle: io.env['NEWS_TABLE_STYLE'] === 'box' ? 'box' : 'plain',
     title,
     warn: (m) => runtime.report.warn(m),
     signal: runtime.signal,

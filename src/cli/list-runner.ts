@@ -180,15 +180,13 @@ async function showExtras(
   highlighted: boolean,
 ): Promise<void> {
   if (runtime.stdoutClosed) return;
-  const { chooseFormat } = await import('./export-pages.js');
+  const { chooseFormat, terminalWidth } = await import('./export-pages.js');
   const onTerminal =
     runtime.settings.output === undefined && (await chooseFormat(runtime)) === 'table';
   if (facets.length > 0) {
     if (onTerminal) {
       const { renderFacets } = await import('./views/facets.js');
-      await runtime.write(
-        renderFacets(facets, runtime.io.stdout.columns ?? terminalColumns(runtime)),
-      );
+      await runtime.write(renderFacets(facets, terminalWidth(runtime)));
     } else {
       runtime.report.notice(
         `the response has facets (${[...new Set(facets.map((f) => f.facet))].join(', ')}): --facets-only exports them`,
@@ -201,12 +199,6 @@ async function showExtras(
     );
   }
 }
-
-function terminalColumns(runtime: Runtime): number {
-  const n = Number(runtime.io.env['COLUMNS']);
-  return Number.isInteger(n) && n > 0 ? n : 80;
-}
-
 /** `--raw`: each page's body exactly as the server sent it, one per line. */
 async function runRaw(
   runtime: Runtime,

@@ -29,6 +29,8 @@ export interface ExportOptions {
   sanitize?: boolean | undefined;
   /** For `table` (default 80). */
   terminalWidth?: number | undefined;
+  /** For `table`: borderless (default) or boxed. */
+  tableStyle?: 'plain' | 'box' | undefined;
   /** Feed or sheet title (e.g. the command line), for rss and xlsx. */
   title?: string | undefined;
   /** The RSS channel link (default https://apitube.io/). */
@@ -182,6 +184,7 @@ export async function exportRecords(
       title: options.title,
       link: options.link,
       terminalWidth: options.terminalWidth ?? 80,
+      tableStyle: options.tableStyle,
       warn: options.warn,
     };
     const writer = await race(createWriter(format, ctx));

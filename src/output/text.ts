@@ -78,8 +78,12 @@ export function neutraliseFormula(s: string): string {
 // C0 and C1 controls (ESC, BEL, CSI …) must not reach a terminal: a title
 // holding "\x1b]0;…" would rewrite the window title or worse.
 const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F]+/g;
+// Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+// reorder what follows them on screen: a title could show another text than it
+// holds ("Trojan Source"). Removed, not replaced: they take no room.
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 
-/** One line of plain text, safe to print on a terminal. */
+/** One line of plain text, safe to print on a terminal: the one sanitiser of third-party text. */
 export function terminalSafe(s: string): string {
-  return s.replace(TERMINAL_UNSAFE, ' ').replace(/\s+/g, ' ').trim();
+  return s.replace(BIDI_CONTROLS, '').replace(TERMINAL_UNSAFE, ' ').replace(/\s+/g, ' ').trim();
 }
