@@ -106,7 +106,7 @@ export function fitWidths(
   // Hand the rounding remainder to the cut columns, widest first.
   let spare = available - widths.reduce((a, b) => a + b, 0);
   const order = widths
-    .map((w, i) => i)
+    .map((_w, i) => i)
     .filter((i) => widths[i]! < natural[i]!)
     .sort((a, b) => natural[b]! - natural[a]!);
   for (const i of order) {
