@@ -52,7 +52,10 @@ describe('hints never point at a repository path', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/docs\/|src\//);
   });
-  it.each([['query', '--help'], ['mock', 'serve', '--help']])('%s help', async (...argv) => {
+  it.each([
+    ['query', '--help'],
+    ['mock', 'serve', '--help'],
+  ])('%s help', async (...argv) => {
     const r = await runCli(argv);
     expect(r.stdout).not.toMatch(/docs\/|src\//);
   });
