@@ -92,8 +92,9 @@ function examplesOf(file: string): Example[] {
       continue;
     }
     const trimmed = raw.trim();
-    const transcript = trimmed.startsWith('$ news ');
-    if (!transcript && !trimmed.startsWith('news ')) continue;
+    const transcript = trimmed.startsWith('$ ');
+    // `news …`, or with environment assignments first (`COLUMNS=100 news …`).
+    if (!/^(\$ )?([A-Z_]+=\S+ )*news /.test(trimmed)) continue;
     const [command, comment] = splitComment(trimmed.replace(/^\$ /, ''));
     const shown: string[] = [];
     if (transcript) {
@@ -227,12 +228,17 @@ describe.each(FILES)('examples in %s', (file) => {
       let last = { code: 0, stdout: '', stderr: '' };
       for (const stage of stages(pipeline!)) {
         const argv = words(stage);
+        const env: Record<string, string> = { XDG_CONFIG_HOME: home };
+        while (/^[A-Z_]+=/.test(argv[0] ?? '')) {
+          const [name, ...value] = argv.shift()!.split('=');
+          env[name!] = value.join('=');
+        }
         // A stage that is not ours (jq, head, wc) reads what we wrote: not run here.
         if (argv[0] !== 'news') break;
         const args = argv.slice(1);
         if (!args.includes('--mock')) args.push('--mock');
         last = await runCli(args, {
-          env: { XDG_CONFIG_HOME: home },
+          env,
           ...(stdin === undefined ? {} : { stdin }),
         });
         stdin = last.stdout;
