@@ -5,7 +5,7 @@ import { exportPages } from './export-pages.js';
 import { refuseWithRaw } from './raw-check.js';
 import { ProgressLine } from './reporter.js';
 import type { Runtime } from './runtime.js';
-import { type FacetRow, facetRows, withHighlights } from './views/facets.js';
+import type { FacetRow } from './views/facets.js';
 
 export interface Paging {
   readonly all: boolean;
@@ -119,6 +119,8 @@ export async function runList(
   let fetched = 0;
   let capNoted = false;
   let facets: FacetRow[] = [];
+  // Loaded here, not at start-up: `news --help` imports this module.
+  const { facetRows, withHighlights } = await import('./views/facets.js');
   let highlighted = false;
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {
