@@ -41,5 +41,10 @@ export interface CommandSpec {
   readonly options?: readonly OptionSpec[];
   readonly examples?: readonly string[];
   readonly subcommands?: readonly CommandSpec[];
+  /**
+   * Runs whatever the config file holds (bad values are left out, not fatal):
+   * `news config` must be able to repair the file. Inherited by subcommands.
+   */
+  readonly lenientConfig?: boolean;
   readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
 }

@@ -95,7 +95,19 @@ function failureOf(error: unknown, verbose: boolean): Failure {
     return { exitCode: EXIT.points, lines: withHint(`error: ${error.message}`, error.hint) };
   if (error instanceof InterruptedError)
     return { exitCode: EXIT.interrupted, lines: ['error: interrupted'] };
-  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+  if (error instanceof TimeoutError) {
+    // The client speaks of "the timeout"; here it becomes the flag that sets it.
+    return {
+      exitCode: EXIT.network,
+      lines: withHint(
+        `error: ${error.message}`,
+        error.message.startsWith('cannot connect')
+          ? 'check the network or --base-url; --timeout SECONDS waits longer (default 60)'
+          : 'the server may be slow for this query: raise --timeout SECONDS (default 60) or narrow the filters',
+      ),
+    };
+  }
+  if (error instanceof ConnectionError) {
     return {
       exitCode: EXIT.network,
       lines: withHint(

@@ -2,6 +2,7 @@ import type { ExportOptions, ExportResult } from '../output/export.js';
 import type { PageSource } from '../output/format-writer.js';
 import { UsageError } from '../api/errors.js';
 import type { FormatName, RecordKind } from '../output/types.js';
+import { counted } from './reporter.js';
 import type { Runtime } from './runtime.js';
 
 /** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
@@ -24,6 +25,16 @@ export async function chooseFormat(
   return runtime.io.stdout.isTTY ? 'table' : 'json';
 }
 
+/**
+ * The width tables and cards lay out for: `COLUMNS` when set (so a pipe or a
+ * log can ask for a width, as `ls` allows), else the terminal's, else 80.
+ */
+export function terminalWidth(runtime: Runtime): number {
+  const fromEnv = Number(runtime.io.env['COLUMNS']);
+  if (Number.isInteger(fromEnv) && fromEnv >= 20) return fromEnv;
+  return runtime.io.stdout.columns ?? 80;
+}
+
 /** The export options every command shares, for one destination (undefined: stdout). */
 export function exportOptionsFor(
   runtime: Runtime,
@@ -41,7 +52,8 @@ export function exportOptionsFor(
     kind,
     fields: settings.fields,
     sanitize: settings.sanitize,
-    terminalWidth: io.stdout.columns,
+    terminalWidth: terminalWidth(runtime),
+    tableStyle: io.env['NEWS_TABLE_STYLE'] === 'box' ? 'box' : 'plain',
     title,
     warn: (m) => runtime.report.warn(m),
     signal: runtime.signal,
@@ -65,7 +77,7 @@ export async function exportPages(
   const result = await exportRecords(pages, exportOptionsFor(runtime, format, output, kind, title));
   if (result.stoppedEarly) runtime.stdoutClosed = true;
   if (result.path !== undefined)
-    runtime.report.notice(`wrote ${result.records} records to ${result.path}`);
-  else runtime.report.debug(`${result.records} records`);
+    runtime.report.notice(`wrote ${counted(result.records, 'record')} to ${result.path}`);
+  else runtime.report.debug(counted(result.records, 'record'));
   return result;
 }

@@ -16,16 +16,23 @@ export const MAX_TIMEOUT_SECONDS = 2_147_483;
  * integer"); refused when that leaves nothing, or when no timer can hold it.
  */
 export function parseTimeoutSeconds(value: string, label = '--timeout'): number {
+  const ms = timeoutMs(value);
+  if (ms === undefined) {
+    throw new UsageError(`${label} ${TIMEOUT_RULE} (got "${value}")`, {
+      hint: 'e.g. --timeout 90; fractions are rounded to the millisecond',
+    });
+  }
+  return ms;
+}
+
+export const TIMEOUT_RULE = `must be a number of seconds from 0.001 to ${MAX_TIMEOUT_SECONDS}`;
+
+/** Whole milliseconds, or undefined when no timer can honour the value. */
+export function timeoutMs(value: string): number | undefined {
   const text = value.trim();
   const seconds = text === '' ? Number.NaN : Number(text);
   const ms = Math.round(seconds * 1000);
-  if (!Number.isFinite(seconds) || ms < 1 || seconds > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(
-      `${label} must be a number of seconds from 0.001 to ${MAX_TIMEOUT_SECONDS} (got "${value}")`,
-      { hint: 'e.g. --timeout 90; fractions are rounded to the millisecond' },
-    );
-  }
-  return ms;
+  return !Number.isFinite(seconds) || ms < 1 || seconds > MAX_TIMEOUT_SECONDS ? undefined : ms;
 }
 
 /** The response size cap bounds, in MB (2^20 bytes). */

@@ -5,8 +5,10 @@ import { type CronOptions, cronActive, cronFrom } from './cron/options.js';
 import { hasTemplate } from './cron/output-template.js';
 import { titleWindowNeeded } from './cron/windows.js';
 import { exportPages } from './export-pages.js';
+import { refuseWithRaw } from './raw-check.js';
 import { ProgressLine } from './reporter.js';
 import type { Runtime } from './runtime.js';
+import type { FacetRow } from './views/facets.js';
 
 export interface Paging {
   readonly all: boolean;
@@ -46,6 +48,17 @@ export function recordsOf(body: unknown): ApiRecord[] {
   return Array.isArray(list) ? (list as ApiRecord[]) : [];
 }
 
+/** What a caller may see of a list run besides the export. */
+export interface ListHooks {
+  /** Every page's records, as exported (`article` checks which ids came back). */
+  readonly onRecords?: (records: readonly ApiRecord[]) => void;
+  /** `--facets-only`: export the response's facets instead of its records. */
+  readonly facetsOnly?: boolean;
+}
+
+/** The service's page size when a request names none. */
+const SERVICE_PER_PAGE = 100;
+
 /**
  * Fetches a list (one page, `--all` pages, or up to `--limit` records) and exports it.
  * With --raw, prints each response body untouched instead.
@@ -57,7 +70,23 @@ export async function runList(
   kind: RecordKind,
   paging: Paging,
   raw = false,
+  hooks: ListHooks = {},
 ): Promise<number | undefined> {
+  if (raw) refuseWithRaw(runtime.settings, paging.limit);
+  if (raw && hooks.facetsOnly) throw new UsageError('--raw and --facets-only do not go together');
+  // A wrong --fields must cost nothing: checked before the first request is paid for.
+  if (!raw && !hooks.facetsOnly) {
+    const { checkFields } = await import('../output/columns.js');
+    checkFields(kind, runtime.settings.fields);
+  }
+  if (hooks.facetsOnly && (paging.all || paging.limit !== undefined)) {
+    throw new UsageError(
+      '--facets-only reads the facets of one response; --all and --limit do not apply',
+      {
+        hint: 'facets count the whole result, whatever the page',
+      },
+    );
+  }
   const container = (paging.placement === 'body' ? spec.body : spec.query) as
     | Record<string, unknown>
     | undefined;
@@ -89,7 +118,9 @@ export async function runList(
   const cronPath =
     articles &&
     ((paging.cron !== undefined && cronActive(paging.cron)) ||
-      (paging.all && writesFile(runtime)) ||
+      // A command that watches the records (article: which ids came back) reads a
+      // bounded list: nothing to checkpoint.
+      (paging.all && writesFile(runtime) && hooks.onRecords === undefined) ||
       hasTemplate(runtime.settings.output ?? '') ||
       (multiPage && titleWindowNeeded(container ?? {}, runtime.io.now()) !== undefined));
   if (!raw && cronPath) {
@@ -104,7 +135,11 @@ export async function runList(
     });
   }
   const client = await runtime.client();
-  const progress = new ProgressLine(runtime.io.stderr, multiPage && !runtime.settings.quiet);
+  const progress = new ProgressLine(
+    runtime.io.stderr,
+    multiPage && !runtime.settings.quiet,
+    paging.limit,
+  );
 
   if (raw) {
     await runRaw(runtime, spec, paging, startPage, perPage);
@@ -124,17 +159,49 @@ export async function runList(
     },
   });
   let fetched = 0;
+  let capNoted = false;
+  let facets: FacetRow[] = [];
+  // Loaded here, not at start-up: `news --help` imports this module.
+  const { facetRows, withHighlights } = await import('./views/facets.js');
+  let highlighted = false;
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {
-      progress.update(page.records.length);
-      fetched += page.records.length;
-      yield page.records;
+      const points = Number(page.response.usage['x-points-used']);
+      progress.update(page.records.length, Number.isFinite(points) ? points : undefined);
+      if (!capNoted) {
+        capNoted = true;
+        noteCap(runtime, page.envelope['limit'], perPage ?? SERVICE_PER_PAGE, page.records.length);
+      }
+      if (page.page === startPage) facets = facetRows(page.envelope['facets']);
+      const shaped = withHighlights(page.records, page.envelope['highlighting']);
+      if (shaped !== page.records) highlighted = true;
+      fetched += shaped.length;
+      hooks.onRecords?.(shaped);
+      // The progress line goes before the page is printed: a table on the same
+      // terminal must not start at its end.
+      progress.hide();
+      yield shaped;
+      progress.show();
     }
   }
   try {
+    if (hooks.facetsOnly) {
+      for await (const _ of records()) break;
+      progress.done();
+      if (facets.length === 0) {
+        runtime.report.notice('the response has no facets: add --facet 1 --facet-field FIELD');
+      }
+      async function* once(): AsyncGenerator<ApiRecord[]> {
+        yield facets as unknown as ApiRecord[];
+      }
+      await exportPages(runtime, once(), 'generic', `news ${spec.path} --facets-only`);
+      return facets.length;
+    }
     await exportPages(runtime, records(), kind, `news ${spec.path}`);
     const { runStats } = await import('./cron/run-log.js');
     runStats(runtime).records = fetched;
+    progress.done();
+    await showExtras(runtime, facets, highlighted);
     return fetched;
   } finally {
     progress.done();
@@ -157,6 +224,43 @@ function withPaging(
     : { ...spec, query: { ...spec.query, ...paging } };
 }
 
+/** A plan's per_page ceiling, applied silently by the service: said once. */
+function noteCap(runtime: Runtime, limit: unknown, asked: number, got: number): void {
+  if (typeof limit !== 'number' || limit >= asked || got > limit) return;
+  runtime.report.notice(
+    `the plan caps per_page at ${limit} (asked for ${asked}): more pages, and points, for the same records`,
+  );
+}
+
+/**
+ * Facets on a terminal table come after the records, as a table of their own;
+ * elsewhere they would be dropped, so a note says how to get them.
+ */
+async function showExtras(
+  runtime: Runtime,
+  facets: FacetRow[],
+  highlighted: boolean,
+): Promise<void> {
+  if (runtime.stdoutClosed) return;
+  const { chooseFormat, terminalWidth } = await import('./export-pages.js');
+  const onTerminal =
+    runtime.settings.output === undefined && (await chooseFormat(runtime)) === 'table';
+  if (facets.length > 0) {
+    if (onTerminal) {
+      const { renderFacets } = await import('./views/facets.js');
+      await runtime.write(renderFacets(facets, terminalWidth(runtime)));
+    } else {
+      runtime.report.notice(
+        `the response has facets (${[...new Set(facets.map((f) => f.facet))].join(', ')}): --facets-only exports them`,
+      );
+    }
+  }
+  if (highlighted && onTerminal) {
+    runtime.report.notice(
+      'highlights are in each record\'s "highlight" field: -f json, or --fields id,highlight',
+    );
+  }
+}
 /** `--raw`: each page's body exactly as the server sent it, one per line. */
 async function runRaw(
   runtime: Runtime,

@@ -41,16 +41,14 @@ export async function run(
   const launch = async (
     globals: Record<string, unknown>,
     handler: (runtime: Runtime) => Promise<void>,
+    options: { readonly lenientConfig?: boolean } = {},
   ) => {
-    const settings = await resolveSettings(globals as GlobalFlags, io);
+    const settings = await resolveSettings(globals as GlobalFlags, io, options);
     verbose = settings.verbose;
     secret = settings.apiKey;
-    const runtime = new Runtime(
-      io,
-      settings,
-      createReporter(io.stderr, settings.quiet, settings.verbose, settings.apiKey),
-      signal,
-    );
+    const report = createReporter(io.stderr, settings.quiet, settings.verbose, settings.apiKey);
+    for (const warning of settings.configWarnings) report.warn(warning);
+    const runtime = new Runtime(io, settings, report, signal);
     try {
       await handler(runtime);
     } finally {

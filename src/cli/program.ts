@@ -11,6 +11,7 @@ import { VERSION } from './version.js';
 export type Launch = (
   globals: Record<string, unknown>,
   handler: (runtime: Runtime) => Promise<void>,
+  options?: { readonly lenientConfig?: boolean },
 ) => Promise<void>;
 
 export function addGlobalOptions(program: Command): void {
@@ -56,7 +57,13 @@ export function addGlobalOptions(program: Command): void {
   for (const option of options) program.addOption(option.helpGroup(group));
 }
 
-function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void {
+function buildCommand(
+  parent: Command,
+  spec: CommandSpec,
+  launch: Launch,
+  inheritedLenient = false,
+): void {
+  const lenientConfig = inheritedLenient || spec.lenientConfig === true;
   const command = parent
     .command(spec.name)
     .summary(spec.summary)
@@ -95,7 +102,7 @@ function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void 
       `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`,
     );
   }
-  for (const sub of spec.subcommands ?? []) buildCommand(command, sub, launch);
+  for (const sub of spec.subcommands ?? []) buildCommand(command, sub, launch, lenientConfig);
   const run = spec.run;
   if (run) {
     command.action(async (...actionArgs: unknown[]) => {
@@ -106,7 +113,7 @@ function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void 
         ...parseParamAssignments((options['param'] as string[] | undefined) ?? []),
       ];
       const input: CommandInput = { args: self.processedArgs.flat() as string[], options, params };
-      await launch(self.optsWithGlobals(), (runtime) => run(input, runtime));
+      await launch(self.optsWithGlobals(), (runtime) => run(input, runtime), { lenientConfig });
     });
   }
 }

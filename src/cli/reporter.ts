@@ -3,6 +3,14 @@ import { redactText } from '../api/redact.js';
 import { stripUnsafe } from '../output/terminal-safe.js';
 import type { Reporter } from './context.js';
 
+/** "1 record", "2 records", "1,234 records". */
+export function counted(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The progress line drawn on each stderr, so a note can clear it first and draw it again. */
+const drawnOn = new WeakMap<Writable, ProgressLine>();
+
 /**
  * Notes, warnings and debug lines often quote the server (a code, a name, a
  * URL): each line is redacted and goes through the terminal sanitiser.
@@ -14,7 +22,11 @@ export function createReporter(
   secret?: string,
 ): Reporter {
   const line = (text: string) => {
+    const progress = drawnOn.get(stderr);
+    const redraw = progress?.isDrawn === true;
+    progress?.hide();
     stderr.write(`${redactText(stripUnsafe(redactText(text, secret)), secret)}\n`);
+    if (redraw) progress?.show();
   };
   return {
     quiet,
@@ -31,30 +43,61 @@ export function createReporter(
 
 /**
  * One self-rewriting stderr line during multi-page fetches, only on a terminal:
- * a pipe or a log file gets nothing.
+ * a pipe or a log file gets nothing. It is hidden while a page is printed and
+ * while a note is written, so neither starts at its end.
  */
 export class ProgressLine {
   private readonly started = Date.now();
   private pages = 0;
   private records = 0;
+  private points: number | undefined;
   private drawn = false;
 
   constructor(
     private readonly stderr: Writable & { isTTY?: boolean },
     private readonly enabled: boolean,
+    /** The records wanted (`--limit`), when known. */
+    private readonly total?: number | undefined,
   ) {}
 
-  update(pageRecords: number): void {
+  /** Counts a page; `points` is what the server said it cost, when it said. */
+  update(pageRecords: number, points?: number): void {
     this.pages += 1;
     this.records += pageRecords;
-    if (!this.enabled || !this.stderr.isTTY) return;
+    if (points !== undefined) this.points = (this.points ?? 0) + points;
+  }
+
+  /** The line as drawn: pages, records (of the total when known), points when known, time. */
+  text(): string {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
-    this.stderr.write(`\r\x1b[2K${this.pages} pages · ${this.records} records · ${seconds} s`);
+    const records =
+      this.total === undefined
+        ? counted(this.records, 'record')
+        : `${this.records.toLocaleString('en-US')} of ${counted(this.total, 'record')}`;
+    const parts = [counted(this.pages, 'page'), records];
+    if (this.points !== undefined) parts.push(counted(this.points, 'point'));
+    parts.push(`${seconds} s`);
+    return parts.join(' · ');
+  }
+
+  get isDrawn(): boolean {
+    return this.drawn;
+  }
+
+  show(): void {
+    if (!this.enabled || !this.stderr.isTTY || this.pages === 0) return;
+    this.stderr.write(`\r\x1b[2K${this.text()}`);
     this.drawn = true;
+    drawnOn.set(this.stderr, this);
+  }
+
+  hide(): void {
+    if (this.drawn) this.stderr.write('\r\x1b[2K');
+    this.drawn = false;
   }
 
   done(): void {
-    if (this.drawn) this.stderr.write('\r\x1b[2K');
-    this.drawn = false;
+    this.hide();
+    if (drawnOn.get(this.stderr) === this) drawnOn.delete(this.stderr);
   }
 }

@@ -3,6 +3,7 @@ import { UsageError } from '../api/errors.js';
 import type { ApiResponse, RequestSpec } from '../api/types.js';
 import type { CliIO, Reporter } from './context.js';
 import { PointsMeter } from './points-meter.js';
+import { refuseWithRaw } from './raw-check.js';
 import { MOCK_DEFAULT_KEY, type Settings } from './settings.js';
 import { VERSION } from './version.js';
 
@@ -34,6 +35,8 @@ export class Runtime {
   mockOptions: InProcessMockOptions = {};
   /** The in-process mock's URL once `client()` started it (its admin routes live there). */
   mockUrl: string | undefined;
+  /** Set by a command whose endpoint takes no key (`ping`): no key is then no error. */
+  keyOptional = false;
 
   constructor(
     readonly io: CliIO,
@@ -69,10 +72,11 @@ export class Runtime {
       this.cleanups.push(() => mock.close());
       baseUrl = mock.url;
       this.mockUrl = mock.url;
-      apiKey ??= MOCK_DEFAULT_KEY;
+      apiKey = await this.mockKey(apiKey, true);
       this.report.notice(`using the built-in mock at ${mock.url}: fixture data, not the real API`);
     }
     if (apiKey === undefined) {
+      if (this.keyOptional) return this.makeClient(baseUrl, undefined);
       throw new UsageError('no API key', {
         hint: 'pass --api-key, set NEWS_API_KEY, run `news config set api-key KEY`, or try --mock',
       });
@@ -115,6 +119,24 @@ export class Runtime {
   }
 
   /**
+   * The key sent to the in-process mock: the mock knows only its fixture keys,
+   * so a real key from the environment or a profile would only earn a 401.
+   * Such a key is left out (with a note listing the mock's keys) for the default one.
+   */
+  private async mockKey(apiKey: string | undefined, say: boolean): Promise<string> {
+    if (apiKey === undefined) return MOCK_DEFAULT_KEY;
+    const { FIXTURE_ACCOUNTS } = await import('../mock/accounts.js');
+    const keys = FIXTURE_ACCOUNTS.map((a) => a.key);
+    if (keys.includes(apiKey)) return apiKey;
+    if (say) {
+      this.report.notice(
+        `--mock: the API key in use is not a mock key, so it is ignored and ${MOCK_DEFAULT_KEY} is used (mock keys: ${keys.join(', ')})`,
+      );
+    }
+    return MOCK_DEFAULT_KEY;
+  }
+
+  /**
    * One request for a command that shows a single response: prints the request
    * under --dry-run, or the untouched body with `raw`, and returns null then;
    * otherwise returns the parsed response.
@@ -124,6 +146,7 @@ export class Runtime {
       await this.printDryRun(spec);
       return null;
     }
+    if (raw) refuseWithRaw(this.settings, undefined);
     const client = await this.client();
     if (raw) {
       const response = await client.request<string>({ ...spec, raw: true, signal: this.signal });
@@ -136,7 +159,9 @@ export class Runtime {
   /** `--dry-run`: what would be sent, key redacted, and the equivalent curl command. */
   async printDryRun(spec: RequestSpec): Promise<void> {
     const baseUrl = this.settings.mock ? 'http://127.0.0.1:<mock-port>' : this.settings.baseUrl;
-    const apiKey = this.settings.apiKey ?? (this.settings.mock ? MOCK_DEFAULT_KEY : undefined);
+    const apiKey = this.settings.mock
+      ? await this.mockKey(this.settings.apiKey, false)
+      : this.settings.apiKey;
     const { NewsClient } = await import('../api/index.js');
     const client = new NewsClient({
       version: VERSION,

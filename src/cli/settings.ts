@@ -1,15 +1,22 @@
 import { trimApiKey } from '../api/api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/defaults.js';
 import { UsageError } from '../api/errors.js';
-import { FORMAT_NAMES } from '../output/formats.js';
 import type { FormatName } from '../output/types.js';
-import { type ConfigFile, type Profile, configPath, readConfig } from './config-file.js';
+import {
+  type ConfigFile,
+  type Profile,
+  configError,
+  configPath,
+  describeProblem,
+  loadConfig,
+} from './config-file.js';
 import type { CliIO } from './context.js';
 import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
+import { type AUTH_METHODS, type ConfigKey, FLAG_OF, SETTING_CHECKS } from './setting-checks.js';
 
 export const DEFAULT_BASE_URL = 'https://api.apitube.io';
 export const MOCK_DEFAULT_KEY = 'api_live_mock_pro';
-export const AUTH_METHODS = ['header', 'bearer', 'query'] as const;
+export { AUTH_METHODS } from './setting-checks.js';
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 /** The global options as commander parsed them (root program). */
@@ -52,43 +59,54 @@ export interface Settings {
   readonly retries: number;
   readonly sanitize: boolean;
   readonly configPath: string;
+  /** What was wrong but ignored in the config file (unknown settings), said once on stderr. */
+  readonly configWarnings: readonly string[];
+}
+
+/** How strictly the config file is read: `news config` must work on any file, to repair it. */
+export interface ResolveOptions {
+  readonly lenientConfig?: boolean;
 }
 
 function pick<T>(...values: (T | undefined)[]): T | undefined {
   return values.find((v) => v !== undefined && v !== '');
 }
 
-function positiveNumber(label: string, value: string, integer: boolean): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
-    throw new UsageError(
-      `${label} must be a ${integer ? 'whole number' : 'number'} of at least 0 (got "${value}")`,
-    );
-  }
-  return n;
+/** A flag's or the environment's value, checked with the rule its config setting has. */
+function checked(key: ConfigKey, value: string | undefined, label = FLAG_OF[key]): void {
+  if (value === undefined) return;
+  const problem = SETTING_CHECKS[key](value);
+  if (problem !== undefined) throw new UsageError(`${label} ${problem} (got "${value}")`);
 }
 
-export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Settings> {
+export async function resolveSettings(
+  flags: GlobalFlags,
+  io: CliIO,
+  options: ResolveOptions = {},
+): Promise<Settings> {
   const env = io.env;
   const path = configPath(env);
-  const config: ConfigFile = await readConfig(path);
+  const loaded = await loadConfig(path);
+  const config: ConfigFile = loaded.config;
   const profileName = pick(flags.profile, env['NEWS_PROFILE'], config.default_profile) ?? 'default';
   const profile: Profile | undefined = config.profiles[profileName];
+  // Values the file holds are checked there (config-file.ts) and named by file and key;
+  // a problem in another profile does not stop this one.
+  const mine = loaded.problems.filter((p) => p.profile === undefined || p.profile === profileName);
+  const fatal = mine.find((p) => p.fatal);
+  if (fatal !== undefined && options.lenientConfig !== true) throw configError(path, fatal);
+  const configWarnings = mine.filter((p) => !p.fatal).map((p) => describeProblem(path, p));
   // A named profile that does not exist is an error only when a request needs it
   // (Runtime.client); `news config set --profile new` creates it.
   const profileMissing =
     profile === undefined && (flags.profile !== undefined || env['NEWS_PROFILE'] !== undefined);
 
+  checked('auth', flags.auth);
   const auth = pick(flags.auth, profile?.auth) ?? 'header';
-  if (!(AUTH_METHODS as readonly string[]).includes(auth)) {
-    throw new UsageError(`--auth must be one of ${AUTH_METHODS.join(', ')} (got "${auth}")`);
-  }
   const mock =
     flags.mock === true || env['NEWS_API_MOCK'] === '1' || env['NEWS_API_MOCK'] === 'true';
+  checked('format', flags.format);
   const format = pick(flags.format, profile?.format);
-  if (format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(format)) {
-    throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')} (got "${format}")`);
-  }
   const fields =
     flags.fields === undefined
       ? undefined
@@ -98,16 +116,16 @@ export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Se
           .filter((f) => f !== '');
   if (fields !== undefined && fields.length === 0)
     throw new UsageError('--fields needs at least one field name');
+  checked('timeout', flags.timeout);
+  checked('retries', flags.retries);
+  checked('base-url', flags.baseUrl);
+  if (flags.baseUrl === undefined)
+    checked('base-url', env['NEWS_API_BASE_URL'], 'NEWS_API_BASE_URL');
   const timeout = pick(flags.timeout, profile?.timeout);
   const retries = pick(flags.retries, profile?.retries);
   const maxResponseMb = pick(flags.maxResponseMb, env['NEWS_MAX_RESPONSE_MB']);
   const baseUrl =
     pick(flags.baseUrl, env['NEWS_API_BASE_URL'], profile?.['base-url']) ?? DEFAULT_BASE_URL;
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new UsageError(`--base-url must be an absolute URL (got "${baseUrl}")`);
-  }
 
   return {
     // Trimmed here (a key pasted with its line end); checked by the client, so a
@@ -137,8 +155,9 @@ export async function resolveSettings(flags: GlobalFlags, io: CliIO): Promise<Se
             maxResponseMb,
             flags.maxResponseMb === undefined ? 'NEWS_MAX_RESPONSE_MB' : '--max-response-mb',
           ),
-    retries: retries === undefined ? 3 : positiveNumber('--retries', retries, true),
+    retries: retries === undefined ? 3 : Number(retries),
     sanitize: flags.sanitize !== false,
     configPath: path,
+    configWarnings,
   };
 }

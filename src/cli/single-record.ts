@@ -27,12 +27,11 @@ export async function writeSingle(
   order: readonly string[] = [],
 ): Promise<void> {
   const format = await chooseFormat(runtime);
-  if (
-    format === 'json' &&
-    runtime.settings.output === undefined &&
-    runtime.settings.fields === undefined
-  ) {
-    return runtime.write(`${JSON.stringify(record, null, 2)}\n`);
+  const { fields } = runtime.settings;
+  if (format === 'json' && runtime.settings.output === undefined) {
+    // One object stays one object with --fields: `people get 42 --fields id,name | jq .name`.
+    const shaped = fields === undefined ? record : await projectOne(record, fields);
+    return runtime.write(`${JSON.stringify(shaped, null, 2)}\n`);
   }
   if (
     format === 'table' &&
@@ -57,4 +56,13 @@ export async function writeSingle(
     return runtime.write(`${lines.join('\n')}\n`);
   }
   return exportList(runtime, [record], 'generic', title);
+}
+
+/** `--fields` applied to one object, with the same names and checks as a list export. */
+async function projectOne(record: ApiRecord, fields: readonly string[]): Promise<ApiRecord> {
+  const [{ inferColumns, selectColumns }, { projectRecord }] = await Promise.all([
+    import('../output/columns.js'),
+    import('../output/flatten.js'),
+  ]);
+  return projectRecord(record, selectColumns(inferColumns([record]), fields));
 }

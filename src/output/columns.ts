@@ -5,6 +5,7 @@
  * the first non-empty page.
  */
 import { UsageError } from '../api/errors.js';
+import { closestNames } from './closest-name.js';
 import type { ApiRecord, RecordKind } from './types.js';
 
 /**
@@ -115,6 +116,40 @@ export const ARTICLE_COLUMNS: readonly Column[] = [
   col('body_html', 'string'),
 ];
 
+/**
+ * Article fields that `--fields` accepts but the default column list leaves
+ * out: the objects of the OpenAPI article schema as a whole (JSON text in the
+ * tabular formats, the object itself in json and jsonl), the names the
+ * OpenAPI document uses where the specification differs, and the fields the
+ * service returns beyond the schema (`is_clickbait`, `events`, the source's
+ * name and flags). test/output/article-fields.test.ts checks the OpenAPI
+ * schema against ARTICLE_COLUMNS and this list.
+ */
+export const ARTICLE_FIELD_EXTRAS: readonly Column[] = [
+  col('author', 'json', 'json'),
+  col('translations.en', 'json', 'json'),
+  col('translations.en.title', 'string'),
+  col('translations.en.description', 'string'),
+  col('source', 'json', 'json'),
+  col('source.name', 'string'),
+  col('source.is_premium', 'bool'),
+  col('source.is_verified', 'bool'),
+  col('source.rankings', 'json', 'json'),
+  col('source.rankings.opr', 'int'),
+  col('source.location', 'json', 'json'),
+  col('sentiment', 'json', 'json'),
+  col('sentiment.overall', 'json', 'json'),
+  col('sentiment.title', 'json', 'json'),
+  col('sentiment.body', 'json', 'json'),
+  col('readability', 'json', 'json'),
+  col('shares', 'json', 'json'),
+  col('story', 'json', 'json'),
+  col('is_clickbait', 'bool'),
+  col('events', 'json', 'json'),
+  // Not an article field: the response's highlighting for the article, added by the CLI (hl=1).
+  col('highlight', 'json', 'json'),
+];
+
 /** People list items: the documented person profile fields, then the whole profile. */
 export const PERSON_COLUMNS: readonly Column[] = [
   col('id', 'int'),
@@ -149,6 +184,15 @@ export const JOURNALIST_COLUMNS: readonly Column[] = [
   col('links.self', 'string'),
   col('links.articles', 'string'),
 ];
+
+/**
+ * Every column `--fields` accepts for a kind: its default columns and, for
+ * articles, the extra fields. Undefined for generic records, whose fields
+ * are known only from the data.
+ */
+export function selectableColumns(kind: RecordKind): readonly Column[] | undefined {
+  return kind === 'article' ? [...ARTICLE_COLUMNS, ...ARTICLE_FIELD_EXTRAS] : fixedColumns(kind);
+}
 
 export function fixedColumns(kind: RecordKind): readonly Column[] | undefined {
   switch (kind) {
@@ -239,17 +283,26 @@ export function inferColumns(records: readonly ApiRecord[]): Column[] {
 }
 
 /**
- * Picks and orders columns for `--fields`. Unknown names are a usage error
- * that lists what is valid, so a typo never silently yields an empty column.
+ * Picks and orders columns for `--fields`. An unknown name is a usage error
+ * with the closest valid names ("did you mean"), so a typo never silently
+ * yields an empty column and the hint stays one line.
  */
 export function selectColumns(available: readonly Column[], fields: readonly string[]): Column[] {
   const byName = new Map(available.map((c) => [c.name, c]));
   const unknown = fields.filter((f) => !byName.has(f));
   if (unknown.length > 0) {
-    const list = available.map((c) => c.name).join(', ');
+    const names = available.map((c) => c.name);
+    const close = [...new Set(unknown.flatMap((f) => closestNames(f, names)))];
     throw new UsageError(
       `unknown field${unknown.length > 1 ? 's' : ''} in --fields: ${unknown.join(', ')}`,
-      { hint: `valid fields: ${list === '' ? '(none: the first page is empty)' : list}` },
+      {
+        hint:
+          names.length === 0
+            ? 'no fields to choose from: the first page is empty'
+            : close.length > 0
+              ? `did you mean ${close.join(', ')}?`
+              : 'fields are the dotted names of a record, as -f json shows them (e.g. id,title,source.domain)',
+      },
     );
   }
   const seen = new Set<string>();
@@ -260,4 +313,15 @@ export function selectColumns(available: readonly Column[], fields: readonly str
     out.push(byName.get(f)!);
   }
   return out;
+}
+
+/**
+ * `--fields` checked before anything is sent, for the kinds whose fields are
+ * known in advance; generic records are checked against their first page.
+ */
+export function checkFields(kind: RecordKind, fields: readonly string[] | undefined): void {
+  const selectable = selectableColumns(kind);
+  if (fields !== undefined && fields.length > 0 && selectable !== undefined) {
+    selectColumns(selectable, fields);
+  }
 }

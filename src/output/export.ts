@@ -7,7 +7,7 @@
 import { InterruptedError, UsageError } from '../api/errors.js';
 import { AtomicFileSink } from './atomic-file-sink.js';
 import type { Column } from './columns.js';
-import { fixedColumns, inferColumns, selectColumns } from './columns.js';
+import { fixedColumns, inferColumns, selectColumns, selectableColumns } from './columns.js';
 import { isEncoded } from './format-writer.js';
 import type { FormatWriter, Page, PageSource, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isFormatName } from './formats.js';
@@ -29,6 +29,8 @@ export interface ExportOptions {
   sanitize?: boolean | undefined;
   /** For `table` (default 80). */
   terminalWidth?: number | undefined;
+  /** For `table`: borderless (default) or boxed. */
+  tableStyle?: 'plain' | 'box' | undefined;
   /** Feed or sheet title (e.g. the command line), for rss and xlsx. */
   title?: string | undefined;
   /** The RSS channel link (default https://apitube.io/). */
@@ -94,7 +96,10 @@ export function resolveColumns(
       projected: true,
     };
   }
-  return { columns: selectColumns(available, fields), projected: true };
+  return {
+    columns: selectColumns(selectableColumns(kind) ?? available, fields),
+    projected: true,
+  };
 }
 
 function pageRecords(page: Page): number {
@@ -179,6 +184,7 @@ export async function exportRecords(
       title: options.title,
       link: options.link,
       terminalWidth: options.terminalWidth ?? 80,
+      tableStyle: options.tableStyle,
       warn: options.warn,
     };
     const writer = await race(createWriter(format, ctx));

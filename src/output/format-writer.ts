@@ -15,6 +15,8 @@ export interface WriterContext {
   readonly title: string | undefined;
   readonly link: string | undefined;
   readonly terminalWidth: number;
+  /** `table`: borderless (default) or boxed. */
+  readonly tableStyle?: 'plain' | 'box' | undefined;
   readonly warn: (message: string) => void;
 }
 

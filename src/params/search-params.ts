@@ -245,6 +245,8 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   }),
   p('query', 'Text', 'string', 'boolean query (see `news query fields`)', {
     maxLength: 4000,
+    // The query language's limits share one code (QUERY-LANGUAGE.md, "Limits").
+    code: 'ER0711',
     titleWindow: true,
   }),
   p(

@@ -206,7 +206,7 @@ function checkQuery(text: string, label: string): void {
     `${label}: ${error.detail} at offset ${error.position} [${error.code}]`,
     {
       code: error.code,
-      hint: error.hint ?? 'see docs/QUERY-LANGUAGE.md, or try `news query check`',
+      hint: error.hint ?? '`news query fields` lists the fields and the values they take',
     },
   );
   usage.context = caretLine(text, error).split('\n');

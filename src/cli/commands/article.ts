@@ -1,3 +1,4 @@
+import { NewsError } from '../../api/errors.js';
 import type { CommandSpec } from '../command-spec.js';
 import { idArguments } from '../id-args.js';
 import { runList } from '../list-runner.js';
@@ -13,17 +14,34 @@ export const article: CommandSpec = {
     },
   ],
   raw: true,
-  examples: ['news article 101 102 103', 'news article 101,102 -f jsonl'],
+  examples: ['news article 500007198 500007194', 'news article 500007198,500007194 -f jsonl'],
   async run(input, runtime) {
     const ids = idArguments(input.args, 'id', 'article ids');
+    const found = new Set<string>();
     // The OpenAPI request body names the list `id` (comma-separated, max 100);
     // every page is fetched, since a plan's per_page cap (Free 10) can split them.
-    await runList(
+    const exported = await runList(
       runtime,
       { method: 'POST', path: '/v1/news/article', body: { id: ids } },
       'article',
       { all: true, limit: undefined, placement: 'body' },
       input.options['raw'] === true,
+      {
+        onRecords: (records) => {
+          for (const r of records) found.add(String(r['id']));
+        },
+      },
     );
+    // The service answers unknown ids with fewer records, not an error: say which.
+    if (exported === undefined || runtime.stdoutClosed) return;
+    const missing = ids.split(',').filter((id) => !found.has(id));
+    if (missing.length === 0) return;
+    const list = missing.join(', ');
+    if (found.size === 0) {
+      throw new NewsError(`no article found with id${missing.length > 1 ? 's' : ''} ${list}`, {
+        hint: 'find ids with `news search … --fields id,title`',
+      });
+    }
+    runtime.report.warn(`not found: article id${missing.length > 1 ? 's' : ''} ${list}`);
   },
 };

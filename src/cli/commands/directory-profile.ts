@@ -2,7 +2,8 @@ import { NotFoundError } from '../../api/errors.js';
 import { UsageError } from '../../api/errors.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandInput } from '../command-spec.js';
-import { chooseFormat } from '../export-pages.js';
+import { chooseFormat, terminalWidth } from '../export-pages.js';
+import { refuseWithRaw } from '../raw-check.js';
 import type { Runtime } from '../runtime.js';
 import { exportList, writeSingle } from '../single-record.js';
 import { type DirectoryKind, renderProfileCard } from '../views/profile-card.js';
@@ -78,6 +79,7 @@ export async function showProfile(
     path: `/v1/${kind}/${id}`,
     ...(withCoverage ? {} : { query: { coverage: 'false' } }),
   } as const;
+  if (input.options['raw'] === true) refuseWithRaw(runtime.settings, undefined);
   if (runtime.settings.dryRun) return runtime.printDryRun(spec);
   const client = await runtime.client();
   const fetch = async <T>(raw: boolean) => {
@@ -116,7 +118,7 @@ export async function showProfile(
   const format = await chooseFormat(runtime);
   const { output, fields } = runtime.settings;
   if (format === 'table' && output === undefined && fields === undefined) {
-    return runtime.write(renderProfileCard(profile, kind, runtime.io.stdout.columns ?? 80));
+    return runtime.write(renderProfileCard(profile, kind, terminalWidth(runtime)));
   }
   await writeSingle(runtime, profile, `news ${kind} get ${id}`);
 }

@@ -1,4 +1,4 @@
-import { UsageError } from '../../api/errors.js';
+import { NewsError, UsageError } from '../../api/errors.js';
 import type { CommandSpec } from '../command-spec.js';
 
 function number(
@@ -17,6 +17,27 @@ function number(
   return n;
 }
 
+/** Why the mock could not listen, as one line and a way out (exit 1). */
+function listenError(error: unknown, host: string, port: number | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new NewsError(`port ${port ?? 4010} is in use; try --port 0`, {
+      hint: '--port 0 picks a free port and prints the URL on stdout',
+    });
+  }
+  if (code === 'EACCES') {
+    return new NewsError(`not allowed to listen on port ${port ?? 4010}`, {
+      hint: 'ports below 1024 need privileges; try --port 0',
+    });
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new NewsError(`cannot listen on ${host}: no such local address`, {
+      hint: 'try --host 127.0.0.1',
+    });
+  }
+  return error;
+}
+
 export const mock: CommandSpec = {
   name: 'mock',
   summary: 'the built-in mock of the whole API, over fixture data',
@@ -25,7 +46,7 @@ export const mock: CommandSpec = {
       name: 'serve',
       summary: 'serve the mock API over HTTP until Ctrl-C; prints its URL on stdout when ready',
       description:
-        'Fixture keys: api_live_mock_free, _starter, _basic, _pro, api_test_mock_basic, api_live_mock_empty, api_live_mock_readonly. See docs/MOCK.md for admin routes and faults.',
+        'Fixture keys: api_live_mock_free, _starter, _basic, _pro, api_test_mock_basic, api_live_mock_empty, api_live_mock_readonly. Admin routes (POST /__mock/…) and faults are described in MOCK.md in the documentation.',
       options: [
         { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
         { flags: '--port <port>', description: 'port (0 picks a free one)', default: '4010' },
@@ -114,6 +135,8 @@ export const mock: CommandSpec = {
           ...(latencyMs === undefined ? {} : { latencyMs }),
           ...(publishRate === undefined ? {} : { publishRate }),
           ...(o['rateLimit'] === false ? { rateLimits: false } : {}),
+        }).catch((error: unknown) => {
+          throw listenError(error, String(o['host']), port);
         });
         await runtime.write(`${server.url}\n`);
         runtime.report.notice('mock API ready: fixture data; Ctrl-C stops it');

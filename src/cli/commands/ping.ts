@@ -2,8 +2,11 @@ import type { CommandSpec } from '../command-spec.js';
 
 export const ping: CommandSpec = {
   name: 'ping',
-  summary: 'check that the service answers (GET /ping)',
+  summary: 'check that the service answers (GET /ping; needs no API key)',
+  examples: ['news ping', 'news ping --mock'],
   async run(_input, runtime) {
+    // /ping takes no key: a health check from cron must not need one.
+    runtime.keyOptional = true;
     const spec = { method: 'GET', path: '/ping' } as const;
     const started = performance.now();
     const response = await runtime.send<unknown>(spec);

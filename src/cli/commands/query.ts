@@ -5,7 +5,7 @@ export const query: CommandSpec = {
   name: 'query',
   summary: 'check a --query offline (tree or error with its code), list its fields',
   description:
-    'The query language is documented in docs/QUERY-LANGUAGE.md. Nothing here talks to the API.',
+    'The grammar, fields and limits: `news query fields`, and QUERY-LANGUAGE.md in the documentation. Nothing here talks to the API.',
   subcommands: [
     {
       name: 'check',

@@ -12,11 +12,20 @@ export const search: CommandSpec = {
   params: SEARCH_PARAMS,
   paging: true,
   raw: true,
-  options: [RESOLVE_OPTION, ...CRON_OPTIONS],
+  options: [
+    RESOLVE_OPTION,
+    ...CRON_OPTIONS,
+    {
+      flags: '--facets-only',
+      description:
+        'export the facets (with --facet 1 --facet-field F) as records: facet, value, name, count',
+    },
+  ],
   examples: [
     'news search --title "rate cut" --language-code en -f table',
     'news search --brand-name Tesla --sentiment-overall-polarity negative --all -f jsonl',
     'news search --query \'title:"interest rates"~3 AND source.country.code:gb\' --limit 500 -o rates.csv',
+    'news search --facet 1 --facet-field language.id,source.bias --facets-only -f csv',
   ],
   run: withRunLog('search', async (input, runtime) => {
     const body = await resolveNames(
@@ -33,6 +42,7 @@ export const search: CommandSpec = {
       'article',
       pagingFrom(input.options, 'body'),
       input.options['raw'] === true,
+      { facetsOnly: input.options['facetsOnly'] === true },
     );
   }),
 };

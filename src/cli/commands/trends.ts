@@ -2,7 +2,7 @@ import { UsageError } from '../../api/errors.js';
 import { TRENDS_PARAMS, TREND_FIELDS } from '../../params/trends-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { chooseFormat } from '../export-pages.js';
+import { chooseFormat, terminalWidth } from '../export-pages.js';
 import { exportList } from '../single-record.js';
 import { renderTrends, trendGroups, trendRecords } from '../views/trends-chart.js';
 
@@ -46,7 +46,7 @@ export const trends: CommandSpec = {
     const format = await chooseFormat(runtime);
     const { output, fields } = runtime.settings;
     if (format === 'table' && output === undefined && fields === undefined) {
-      return runtime.write(renderTrends(groups, runtime.io.stdout.columns ?? 80));
+      return runtime.write(renderTrends(groups, terminalWidth(runtime)));
     }
     await exportList(runtime, trendRecords(groups), 'generic', 'news trends');
   },

@@ -1,93 +1,65 @@
 /**
- * `table`: a box table for the terminal through cli-table3, fitted to the
- * terminal width. One flexible column (the title or name) takes the room the
- * fixed ones leave. Pages are rendered one at a time and stitched together
- * (compact rows, so only the first page prints the top and header, and the
- * bottom border comes at the end), which keeps the output streaming.
- * Control characters are removed from every cell: data must not be able to
- * send escape sequences to the terminal.
+ * `table`: aligned columns for the terminal, sized by their content and the
+ * terminal width. Borderless by default, as `gh` prints lists (two spaces
+ * between columns, a header line); `box` draws lines around the cells.
+ *
+ * Widths come from the first page (the table streams: later pages keep them
+ * and cut what no longer fits). Each column wants its widest cell; when the
+ * total is over the width, the widest text columns are cut first, down to the
+ * next widest, until the table fits (ids, numbers and dates are never cut).
+ * Generic records show as many of their columns as fit.
+ * Every cell goes through `terminalSafe`: data must not be able to send
+ * escape sequences or bidi overrides to the terminal.
  */
 import type { Column } from '../columns.js';
 import { selectColumns } from '../columns.js';
+import { displayWidth, padWidth } from '../display-width.js';
 import type { FormatWriter, WriterContext } from '../format-writer.js';
 import { cellOf } from '../flatten.js';
 import type { Cell } from '../flatten.js';
-import type { RecordKind } from '../types.js';
+import type { ApiRecord, RecordKind } from '../types.js';
 import { terminalSafe } from '../text.js';
+
+export type TableStyle = 'plain' | 'box';
 
 interface TableColumn {
   column: Column;
   header: string;
-  /** Width including the two padding spaces; undefined = the flexible column. */
-  width: number | undefined;
+  /** Content width, without padding or borders. */
+  width: number;
+  align: 'left' | 'right';
 }
 
-const MIN_FLEX = 12;
-const GENERIC_WIDTH = 16;
+/** A text column is not cut below this (or its header, if shorter content). */
+const MIN_TEXT = 8;
 
-const PRESETS: Record<Exclude<RecordKind, 'generic'>, [string, string, number | undefined][]> = {
+const PRESETS: Record<Exclude<RecordKind, 'generic'>, [string, string][]> = {
   article: [
-    // Tight fixed columns: on an 80-column terminal the title still gets a third.
-    ['published_at', 'published', 18],
-    ['source.domain', 'source', 16],
-    ['language', 'lang', 6],
-    ['title', 'title', undefined],
-    ['id', 'id', 11],
+    ['published_at', 'published'],
+    ['source.domain', 'source'],
+    ['language', 'lang'],
+    ['title', 'title'],
+    ['id', 'id'],
   ],
   person: [
-    ['name', 'name', undefined],
-    ['type', 'type', 10],
-    ['profile.nationality', 'nationality', 16],
-    ['id', 'id', 12],
+    ['name', 'name'],
+    ['type', 'type'],
+    ['profile.nationality', 'nationality'],
+    ['id', 'id'],
   ],
   company: [
-    ['name', 'name', undefined],
-    ['type', 'type', 14],
-    ['profile.website_url', 'website', 30],
-    ['id', 'id', 12],
+    ['name', 'name'],
+    ['type', 'type'],
+    ['profile.website_url', 'website'],
+    ['id', 'id'],
   ],
   journalist: [
-    ['name', 'name', 28],
-    ['outlet_count', 'outlets', 9],
-    ['outlets.names', 'outlet names', undefined],
-    ['id', 'id', 12],
+    ['name', 'name'],
+    ['outlet_count', 'outlets'],
+    ['outlets.names', 'outlet names'],
+    ['id', 'id'],
   ],
 };
-
-/** Which columns the table shows and how wide each is, for `width` terminal columns. */
-export function layout(
-  ctx: Pick<WriterContext, 'columns' | 'kind' | 'projected'>,
-  width: number,
-): TableColumn[] {
-  let chosen: TableColumn[];
-  if (!ctx.projected && ctx.kind !== 'generic') {
-    const preset = PRESETS[ctx.kind];
-    const cols = selectColumns(
-      ctx.columns,
-      preset.map(([name]) => name),
-    );
-    chosen = cols.map((column, i) => ({ column, header: preset[i]![1], width: preset[i]![2] }));
-  } else {
-    // Generic or --fields: as many columns as fit, the first one flexible.
-    const fit = Math.max(1, Math.floor((width - 1) / (GENERIC_WIDTH + 1)));
-    const cols = ctx.projected ? ctx.columns : ctx.columns.slice(0, fit);
-    chosen = cols.map((column, i) => ({
-      column,
-      header: column.name,
-      width: i === 0 ? undefined : ctx.projected ? undefined : GENERIC_WIDTH,
-    }));
-  }
-  const borders = chosen.length + 1;
-  const flexible = chosen.filter((c) => c.width === undefined);
-  const fixed = chosen.reduce((sum, c) => sum + (c.width ?? 0), 0);
-  const room = Math.max(MIN_FLEX * flexible.length, width - borders - fixed);
-  return chosen.map((c, i) => {
-    if (c.width !== undefined) return c;
-    const share =
-      Math.floor(room / flexible.length) + (flexible.indexOf(c) < room % flexible.length ? 1 : 0);
-    return { ...c, width: Math.max(MIN_FLEX, share), header: chosen[i]!.header };
-  });
-}
 
 function display(cell: Cell, column: Column): string {
   if (cell === null) return '';
@@ -98,37 +70,156 @@ function display(cell: Cell, column: Column): string {
   return terminalSafe(String(cell));
 }
 
+/** Room taken by everything but the cells: gaps, or borders and padding. */
+function overhead(columns: number, style: TableStyle): number {
+  return style === 'box' ? 3 * columns + 1 : 2 * Math.max(0, columns - 1);
+}
+
+function isText(column: Column): boolean {
+  return column.type === 'string' || column.type === 'json';
+}
+
+/**
+ * Widths for `chosen` within `width` terminal columns: natural widths when
+ * they fit, else the widest text columns cut first (water-filling), none of
+ * them below its minimum. May still be wider than `width` when the minimums
+ * are; the caller drops columns then.
+ */
+export function fitWidths(
+  natural: readonly number[],
+  minimum: readonly number[],
+  available: number,
+): number[] {
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= available) return [...natural];
+  // The largest cap C such that sum(min(natural, max(C, minimum))) <= available.
+  const widthFor = (cap: number) =>
+    natural.reduce((sum, n, i) => sum + Math.min(n, Math.max(cap, minimum[i]!)), 0);
+  let low = 0;
+  let high = Math.max(...natural);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (widthFor(mid) <= available) low = mid;
+    else high = mid - 1;
+  }
+  const widths = natural.map((n, i) => Math.min(n, Math.max(low, minimum[i]!)));
+  // Hand the rounding remainder to the cut columns, widest first.
+  let spare = available - widths.reduce((a, b) => a + b, 0);
+  const order = widths
+    .map((_w, i) => i)
+    .filter((i) => widths[i]! < natural[i]!)
+    .sort((a, b) => natural[b]! - natural[a]!);
+  for (const i of order) {
+    if (spare <= 0) break;
+    const add = Math.min(spare, natural[i]! - widths[i]!);
+    widths[i]! += add;
+    spare -= add;
+  }
+  return widths;
+}
+
+/** Which columns the table shows and how wide each is, from a sample of records. */
+export function layout(
+  ctx: Pick<WriterContext, 'columns' | 'kind' | 'projected'>,
+  sample: readonly ApiRecord[],
+  width: number,
+  style: TableStyle = 'plain',
+): TableColumn[] {
+  let chosen: { column: Column; header: string }[];
+  if (!ctx.projected && ctx.kind !== 'generic') {
+    const preset = PRESETS[ctx.kind];
+    const cols = selectColumns(
+      ctx.columns,
+      preset.map(([name]) => name),
+    );
+    chosen = cols.map((column, i) => ({ column, header: preset[i]![1] }));
+  } else {
+    chosen = ctx.columns.map((column) => ({ column, header: column.name }));
+  }
+  const measured = chosen.map(({ column, header }) => {
+    const headerWidth = displayWidth(terminalSafe(header));
+    let content = 0;
+    for (const record of sample) {
+      content = Math.max(content, displayWidth(display(cellOf(record, column), column)));
+    }
+    const natural = Math.max(headerWidth, content, 1);
+    const minimum = isText(column) ? Math.min(natural, Math.max(MIN_TEXT, headerWidth)) : natural;
+    return { column, header, natural, minimum };
+  });
+  // Drop trailing columns until the minimums fit (generic records have many);
+  // a projection or preset keeps at least its first column.
+  let kept = measured;
+  while (
+    kept.length > 1 &&
+    kept.reduce((s, c) => s + c.minimum, 0) + overhead(kept.length, style) > width
+  ) {
+    kept = kept.slice(0, -1);
+  }
+  const widths = fitWidths(
+    kept.map((c) => c.natural),
+    kept.map((c) => c.minimum),
+    Math.max(1, width - overhead(kept.length, style)),
+  );
+  return kept.map((c, i) => ({
+    column: c.column,
+    header: c.header,
+    width: widths[i]!,
+    align: c.column.type === 'int' || c.column.type === 'float' ? 'right' : 'left',
+  }));
+}
+
+function renderRow(cells: readonly string[], cols: readonly TableColumn[], style: TableStyle) {
+  const padded = cells.map((text, i) => padWidth(text, cols[i]!.width, cols[i]!.align));
+  return style === 'box' ? `│ ${padded.join(' │ ')} │` : padded.join('  ').trimEnd();
+}
+
+function rule(cols: readonly TableColumn[], left: string, mid: string, right: string): string {
+  return `${left}${cols.map((c) => '─'.repeat(c.width + 2)).join(mid)}${right}`;
+}
+
 export async function createTableWriter(ctx: WriterContext): Promise<FormatWriter> {
-  const Table = (await import('cli-table3')).default;
-  const cols = layout(ctx, ctx.terminalWidth);
-  const render = (rows: string[][], withHead: boolean): string[] => {
-    const table = new Table({
-      ...(withHead ? { head: cols.map((c) => terminalSafe(c.header)) } : {}),
-      colWidths: cols.map((c) => c.width ?? MIN_FLEX),
-      wordWrap: false,
-      style: { head: [], border: [], compact: true },
-    });
-    table.push(...rows);
-    return table.toString().split('\n');
+  const style: TableStyle = ctx.tableStyle ?? 'plain';
+  let cols: TableColumn[] | undefined;
+  const head = (columns: TableColumn[]): string[] => {
+    const header = renderRow(
+      columns.map((c) => terminalSafe(c.header)),
+      columns,
+      style,
+    );
+    return style === 'box'
+      ? [rule(columns, '┌', '┬', '┐'), header, rule(columns, '├', '┼', '┤')]
+      : [header];
   };
-  let started = false;
-  let bottom = '';
   return {
     async writePage(records) {
       if (records.length === 0) return;
-      const rows = records.map((r) => cols.map((c) => display(cellOf(r, c.column), c.column)));
-      const lines = render(rows, !started);
-      bottom = lines.pop() ?? '';
-      if (started) lines.shift();
-      started = true;
-      await ctx.sink.write(lines.join('\n') + '\n');
+      const lines: string[] = [];
+      if (cols === undefined) {
+        cols = layout(ctx, records, ctx.terminalWidth, style);
+        lines.push(...head(cols));
+      }
+      const shown = cols;
+      for (const record of records) {
+        lines.push(
+          renderRow(
+            shown.map((c) => display(cellOf(record, c.column), c.column)),
+            shown,
+            style,
+          ),
+        );
+      }
+      await ctx.sink.write(`${lines.join('\n')}\n`);
     },
     async finish() {
-      if (!started) {
-        await ctx.sink.write(render([], true).join('\n') + '\n');
+      if (cols === undefined) {
+        // No records: the header alone, so the reader sees what would have been listed.
+        cols = layout(ctx, [], ctx.terminalWidth, style);
+        const lines = head(cols);
+        if (style === 'box') lines.push(rule(cols, '└', '┴', '┘'));
+        await ctx.sink.write(`${lines.join('\n')}\n`);
         return;
       }
-      await ctx.sink.write(bottom + '\n');
+      if (style === 'box') await ctx.sink.write(`${rule(cols, '└', '┴', '┘')}\n`);
     },
   };
 }
