@@ -51,6 +51,7 @@ import {
 } from './rate-limit.js';
 import type { RouteContext, RouteDef } from './route-types.js';
 import { Router } from './router.js';
+import { startWebhookDispatcher } from './webhook-dispatcher.js';
 import { addWebhookRoutes } from './webhook-routes.js';
 import { WebhookStore } from './webhooks-store.js';
 
@@ -368,10 +369,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           },
         });
 
+  const dispatcher = startWebhookDispatcher({
+    bus,
+    webhooks,
+    accounts,
+    deliveries,
+    clock,
+    engine: () => engine,
+    baseUrl: () => baseUrl,
+    log,
+  });
+
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
       publisher?.stop();
+      dispatcher.stop();
       clock.dispose();
       server.close(() => resolve());
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would
