@@ -52,6 +52,7 @@ import {
 import type { RouteContext, RouteDef } from './route-types.js';
 import { Router } from './router.js';
 import { startWebhookDispatcher } from './webhook-dispatcher.js';
+import { seedExampleWebhooks } from './webhook-examples.js';
 import { addWebhookRoutes } from './webhook-routes.js';
 import { WebhookStore } from './webhooks-store.js';
 
@@ -74,6 +75,8 @@ export interface MockServerOptions {
   latencyMs?: number;
   /** New fixture articles per minute of mock time (src/mock/publisher.ts). Default 0: none. */
   publishRate?: number;
+  /** Seeds example subscriptions for this fixture key (src/mock/webhook-examples.ts). */
+  exampleWebhooksFor?: string;
   /** No request log on stderr. */
   quiet?: boolean;
   /** Use this store instead of loading fixtures (tests, embedding). */
@@ -124,6 +127,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const accounts = new Accounts();
   const limiter = new RateLimiter();
   const webhooks = new WebhookStore(clock);
+  if (options.exampleWebhooksFor !== undefined)
+    seedExampleWebhooks(webhooks, accounts, options.exampleWebhooksFor);
   const deliveries = new DeliveryLog();
   const bus = new ArticleBus();
   const json = new JsonBodyWriter(

@@ -16,6 +16,7 @@ import { search } from './search.js';
 import { story } from './story.js';
 import { suggest } from './suggest.js';
 import { trends } from './trends.js';
+import { webhooks } from './webhooks.js';
 
 /** Every command, in the order `news --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   people,
   companies,
   journalists,
+  webhooks,
   balance,
   ping,
   query,
