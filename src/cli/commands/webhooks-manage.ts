@@ -9,6 +9,7 @@ import type { RequestSpec } from '../../api/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { ApiRecord } from '../../output/types.js';
 import type { CommandInput } from '../command-spec.js';
+import { chooseFormat } from '../export-pages.js';
 import { redactKey } from '../redact-key.js';
 import { MOCK_DEFAULT_KEY } from '../settings.js';
 import type { Runtime } from '../runtime.js';
@@ -86,6 +87,15 @@ export async function listWebhooks(_input: CommandInput, runtime: Runtime): Prom
   if (body === null) return;
   const records = webhooksOf(body).map(clean);
   if (records.length === 0) runtime.report.notice('no webhooks on this account');
+  const table =
+    (await chooseFormat(runtime)) === 'table' &&
+    runtime.settings.fields === undefined &&
+    runtime.settings.output === undefined;
+  if (table) {
+    const { webhookTable } = await import('../webhook-table.js');
+    await runtime.write(webhookTable(records, runtime.io.stdout.columns ?? 80));
+    return;
+  }
   await exportList(runtime, records, 'generic', 'news webhooks list');
 }
 
