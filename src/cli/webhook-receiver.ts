@@ -204,6 +204,8 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Re
         res.writeHead(answer.status, {
           'content-type': answer.contentType,
           'content-length': String(Buffer.byteLength(answer.body)),
+          // Stopping: no keep-alive, so close() does not wait on an idle socket.
+          ...(closing === undefined ? {} : { connection: 'close' }),
         });
         res.end(answer.body);
       })
