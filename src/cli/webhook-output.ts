@@ -14,6 +14,8 @@ import { StdoutSink } from '../output/stdout-sink.js';
 import type { ApiRecord, FormatName } from '../output/types.js';
 import type { Runtime } from './runtime.js';
 
+const NEWLINE = Buffer.from('\n');
+
 export const STREAMING_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 'tsv'];
 
 /** A file written in place as records arrive; stopping keeps what was written. */
@@ -36,6 +38,13 @@ class LiveFileSink extends StreamSink {
     return new LiveFileSink(stream, path);
   }
 
+  /** Flushed means on disk's side of the stream: a reader of the file sees each delivery at once. */
+  override async flush(): Promise<void> {
+    await super.flush();
+    await new Promise<void>((resolve) => this.stream.write('', () => resolve()));
+    this.check();
+  }
+
   async commit(): Promise<void> {
     await this.flush();
     await new Promise<void>((resolve) => this.stream.end(() => resolve()));
@@ -55,6 +64,13 @@ export interface RecordStream {
   readonly format: FormatName;
   /** Writes one delivery's records and flushes them. */
   write(records: readonly ApiRecord[]): Promise<void>;
+  /**
+   * jsonl/ndjson without --fields: each article's JSON text as received, so
+   * nothing is re-encoded. False for the other formats.
+   */
+  readonly takesRaw: boolean;
+  /** Writes one delivery's articles given as their raw JSON bytes (one line each). */
+  writeRaw(articles: readonly Uint8Array[]): Promise<void>;
   /** True once stdout's reader went away. */
   readonly broken: boolean;
   close(): Promise<void>;
@@ -114,9 +130,18 @@ export async function openRecordStream(
     get broken() {
       return sink.broken;
     },
+    takesRaw: (format === 'jsonl' || format === 'ndjson') && !projected,
     async write(records) {
       if (closed || sink.broken) return;
       await writer.writePage(records);
+      await sink.flush();
+      if (sink.broken) runtime.stdoutClosed = true;
+    },
+    async writeRaw(articles) {
+      if (closed || sink.broken || articles.length === 0) return;
+      const parts: Uint8Array[] = [];
+      for (const article of articles) parts.push(article, NEWLINE);
+      await sink.write(Buffer.concat(parts));
       await sink.flush();
       if (sink.broken) runtime.stdoutClosed = true;
     },

@@ -6,7 +6,20 @@
  */
 import { z } from 'zod';
 
-const DeliveredArticle = z.looseObject({ id: z.union([z.number(), z.string()]) });
+/**
+ * An article: an object with an id. Checked with a predicate, not an object
+ * schema: zod copies every key of an object it parses, which cost as much as
+ * JSON.parse itself on 100 full articles.
+ */
+const DeliveredArticle = z.custom<Record<string, unknown> & { id: number | string }>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (typeof (value as { id?: unknown }).id === 'number' ||
+      typeof (value as { id?: unknown }).id === 'string'),
+  { message: 'each article must be an object with an id' },
+);
 
 export const DeliveryPayload = z.looseObject({
   event: z.string(),

@@ -42,6 +42,8 @@ export interface AcceptedDelivery {
   deliveryId: string;
   webhookId: string;
   payload: DeliveryPayload;
+  /** The raw body as received and verified. */
+  body: Buffer;
 }
 
 export interface ReceiverOptions {
@@ -188,7 +190,12 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Re
       seen.add(deliveryId);
       accepted += 1;
       if (payload.event === ARTICLES_NEW) {
-        await options.onAccepted({ deliveryId, webhookId: String(payload.webhook_id), payload });
+        await options.onAccepted({
+          deliveryId,
+          webhookId: String(payload.webhook_id),
+          payload,
+          body,
+        });
       }
       options.log(`${answer.status} ${label}: ${what}${forwarded}`);
       return answer;

@@ -128,8 +128,9 @@ export async function listen(input: CommandInput, runtime: Runtime): Promise<voi
           : wholeNumber(input.options, 'publish-rate', DEFAULT_MOCK_PUBLISH_RATE, 1, 6_000_000),
     };
   }
-  const [{ startWebhookReceiver }, output] = await Promise.all([
+  const [{ startWebhookReceiver }, { articleRanges }, output] = await Promise.all([
     import('../webhook-receiver.js'),
+    import('../webhook-raw-articles.js'),
     openRecordStream(runtime, format),
   ]);
 
@@ -158,9 +159,16 @@ export async function listen(input: CommandInput, runtime: Runtime): Promise<voi
     maxBodyBytes: settings.maxBody,
     onAccepted: (delivery: AcceptedDelivery) => {
       const records = (delivery.payload.articles ?? []) as Record<string, unknown>[];
+      // Copying the verified bytes is cheaper than re-encoding (webhook-raw-articles.ts).
+      const ranges = output.takesRaw ? articleRanges(delivery.body) : undefined;
+      const raw =
+        ranges !== undefined && ranges.length === records.length
+          ? ranges.map(([start, end]) => delivery.body.subarray(start, end))
+          : undefined;
       queue = queue.then(async () => {
         try {
-          await output.write(records);
+          if (raw !== undefined) await output.writeRaw(raw);
+          else await output.write(records);
         } catch (error) {
           failure ??= error;
           stop('output failed');
