@@ -31,8 +31,16 @@ function skipString(body: Uint8Array, i: number): number {
   return j + 1;
 }
 
-/** [start, end) of every element of the top-level `articles` array, or undefined. */
-export function articleRanges(body: Uint8Array): [number, number][] | undefined {
+export interface ArticleRanges {
+  /** Index of the array's `[` and of its `]`. */
+  open: number;
+  close: number;
+  /** [start, end) of every element. */
+  ranges: [number, number][];
+}
+
+/** Where the top-level `articles` array and each of its elements are, or undefined. */
+export function articleRanges(body: Uint8Array): ArticleRanges | undefined {
   const n = body.length;
   let depth = 0;
   let i = 0;
@@ -64,7 +72,7 @@ export function articleRanges(body: Uint8Array): [number, number][] | undefined 
   for (;;) {
     while (i < n && (isSpace(body[i]) || body[i] === COMMA)) i++;
     if (i >= n) return undefined;
-    if (body[i] === CLOSE_BRACKET) return ranges;
+    if (body[i] === CLOSE_BRACKET) return { open: arrayAt, close: i, ranges };
     if (body[i] !== OPEN_BRACE) return undefined;
     const start = i;
     let d = 0;

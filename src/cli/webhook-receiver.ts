@@ -42,8 +42,8 @@ export interface AcceptedDelivery {
   deliveryId: string;
   webhookId: string;
   payload: DeliveryPayload;
-  /** The raw body as received and verified. */
-  body: Buffer;
+  /** With `rawArticles`: each article's JSON bytes as received (payload.articles is then empty). */
+  raw: Uint8Array[] | undefined;
 }
 
 export interface ReceiverOptions {
@@ -56,6 +56,8 @@ export interface ReceiverOptions {
   forwardTo?: string | undefined;
   maxBodyBytes?: number;
   seenIds?: number;
+  /** Keep articles as their raw JSON bytes (jsonl output) instead of decoding them. */
+  rawArticles?: boolean;
   /** Writes an accepted delivery's articles; the sender's answer waits for it. */
   onAccepted(delivery: AcceptedDelivery): Promise<void>;
   /** One line per delivery (and per refused request). */
@@ -141,7 +143,7 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Re
       options.log(`401 ${label}: ${check.message}; nothing written`);
       return json(401, { error: check.message });
     }
-    const parsed = parseDelivery(body.toString('utf8'));
+    const parsed = parseDelivery(body, options.rawArticles === true);
     if (!parsed.ok) {
       options.log(`400 ${label}: ${parsed.message}; nothing written`);
       return json(400, { error: parsed.message });
@@ -165,7 +167,7 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Re
     }
     inProgress.add(deliveryId);
     try {
-      const articles = payload.articles?.length ?? 0;
+      const articles = parsed.articles;
       const what =
         payload.event === ARTICLES_NEW
           ? `webhook ${payload.webhook_id}, ${articles} article${articles === 1 ? '' : 's'}`
@@ -194,7 +196,7 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Re
           deliveryId,
           webhookId: String(payload.webhook_id),
           payload,
-          body,
+          raw: parsed.raw,
         });
       }
       options.log(`${answer.status} ${label}: ${what}${forwarded}`);

@@ -4,7 +4,7 @@ import { articleRanges } from '../../src/cli/webhook-raw-articles.js';
 
 const slices = (text: string) => {
   const body = Buffer.from(text);
-  return articleRanges(body)?.map(([a, b]) => body.subarray(a, b).toString('utf8'));
+  return articleRanges(body)?.ranges.map(([a, b]) => body.subarray(a, b).toString('utf8'));
 };
 
 describe('articleRanges (listen writes articles as the signed bytes)', () => {

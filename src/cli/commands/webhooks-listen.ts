@@ -128,9 +128,8 @@ export async function listen(input: CommandInput, runtime: Runtime): Promise<voi
           : wholeNumber(input.options, 'publish-rate', DEFAULT_MOCK_PUBLISH_RATE, 1, 6_000_000),
     };
   }
-  const [{ startWebhookReceiver }, { articleRanges }, output] = await Promise.all([
+  const [{ startWebhookReceiver }, output] = await Promise.all([
     import('../webhook-receiver.js'),
-    import('../webhook-raw-articles.js'),
     openRecordStream(runtime, format),
   ]);
 
@@ -157,14 +156,11 @@ export async function listen(input: CommandInput, runtime: Runtime): Promise<voi
     toleranceSeconds: settings.tolerance,
     forwardTo: settings.forwardTo,
     maxBodyBytes: settings.maxBody,
+    // jsonl: articles are written as the signed bytes, never decoded (webhook-payload.ts).
+    rawArticles: output.takesRaw,
     onAccepted: (delivery: AcceptedDelivery) => {
       const records = (delivery.payload.articles ?? []) as Record<string, unknown>[];
-      // Copying the verified bytes is cheaper than re-encoding (webhook-raw-articles.ts).
-      const ranges = output.takesRaw ? articleRanges(delivery.body) : undefined;
-      const raw =
-        ranges !== undefined && ranges.length === records.length
-          ? ranges.map(([start, end]) => delivery.body.subarray(start, end))
-          : undefined;
+      const { raw } = delivery;
       queue = queue.then(async () => {
         try {
           if (raw !== undefined) await output.writeRaw(raw);
@@ -174,7 +170,7 @@ export async function listen(input: CommandInput, runtime: Runtime): Promise<voi
           stop('output failed');
           throw error;
         }
-        written += records.length;
+        written += raw?.length ?? records.length;
         accepted += 1;
         if (output.broken) stop('stdout closed');
         if (settings.maxDeliveries !== undefined && accepted >= settings.maxDeliveries)
