@@ -24,11 +24,21 @@ const KEY = Buffer.from('articles');
 const isSpace = (c: number | undefined): boolean =>
   c === 0x20 || c === 0x09 || c === LF || c === CR;
 
-/** Index just past the string whose opening quote is at `i`. */
-function skipString(body: Uint8Array, i: number): number {
-  let j = i + 1;
-  while (j < body.length && body[j] !== QUOTE) j += body[j] === BACKSLASH ? 2 : 1;
-  return j + 1;
+/**
+ * Index just past the string whose opening quote is at `i`. Most of a body
+ * is article text inside strings: the closing quote is found by the native
+ * indexOf, and counted backslashes tell an escaped quote from the end.
+ */
+function skipString(body: Buffer, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const quote = body.indexOf(QUOTE, from);
+    if (quote < 0) return body.length + 1;
+    let backslashes = 0;
+    for (let k = quote - 1; k > i && body[k] === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
 }
 
 export interface ArticleRanges {
@@ -40,7 +50,7 @@ export interface ArticleRanges {
 }
 
 /** Where the top-level `articles` array and each of its elements are, or undefined. */
-export function articleRanges(body: Uint8Array): ArticleRanges | undefined {
+export function articleRanges(body: Buffer): ArticleRanges | undefined {
   const n = body.length;
   let depth = 0;
   let i = 0;
