@@ -121,9 +121,9 @@ export async function openRecordStream(
     terminalWidth: io.stdout.columns ?? 80,
     warn: (m) => runtime.report.warn(m),
   };
+  // csv and tsv give their header now; it stays batched in the sink and goes
+  // out with the first delivery, after the URL line that stdout starts with.
   const writer: FormatWriter = await createWriter(format, ctx);
-  // csv and tsv write their header when created: show it at once.
-  await sink.flush();
   let closed = false;
   return {
     format,

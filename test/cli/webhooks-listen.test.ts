@@ -249,6 +249,13 @@ describe('news webhooks listen', () => {
     expect(readFileSync(file, 'utf8')).toBe('id,title\r\n1,a\r\n2,b\r\n');
   });
 
+  it('prints the URL before the csv header on stdout', async () => {
+    const l = await listen(['--secret', SECRET, '-f', 'csv', '--fields', 'id,title']);
+    expect(l.stdout()).toBe(`${l.url}\n`);
+    await deliver(l.url, { articles: [{ id: 9, title: 'nine' }] });
+    expect(l.stdout()).toBe(`${l.url}\nid,title\r\n9,nine\r\n`);
+  });
+
   it('stops after --max-deliveries (exit 0)', async () => {
     const l = await listen(['--secret', SECRET, '--max-deliveries', '2']);
     await deliver(l.url);
