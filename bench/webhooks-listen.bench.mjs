@@ -85,6 +85,11 @@ const rss = () => {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
 };
+/** CPU seconds the receiver used (utime + stime, in clock ticks of 1/100 s). */
+const cpuSeconds = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const samples = [];
 const sampler = setInterval(() => samples.push({ sent, mb: rss() }), 250);
 
@@ -123,6 +128,7 @@ const send = (body) =>
   });
 
 let sent = 0;
+const cpuBefore = cpuSeconds();
 const started = performance.now();
 await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
@@ -133,6 +139,7 @@ await Promise.all(
   }),
 );
 const seconds = (performance.now() - started) / 1000;
+const cpu = cpuSeconds() - cpuBefore;
 clearInterval(sampler);
 samples.push({ sent, mb: rss() });
 while (lines < DELIVERIES * 100) await new Promise((r) => setTimeout(r, 10));
@@ -144,12 +151,18 @@ const rate = DELIVERIES / seconds;
 const early = samples.find((s) => s.sent >= DELIVERIES * 0.1) ?? samples[0];
 const end = samples[samples.length - 1];
 const peak = Math.max(...samples.map((s) => s.mb));
+// CPU per delivery does not depend on what else the machine runs; 1000 / it is
+// what one free core could take.
+const cpuMs = (cpu * 1000) / DELIVERIES;
 console.log(
-  `| deliveries | articles each | body KB | concurrency | seconds | deliveries/s | articles/s | RSS at 10 % MB | RSS at end MB | peak RSS MB |`,
+  `| deliveries | articles each | body KB | concurrency | seconds | deliveries/s | articles/s | receiver CPU ms/delivery | RSS at 10 % MB | RSS at end MB | peak RSS MB |`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 console.log(
-  `| ${DELIVERIES} | 100 | ${(bodyBytes / 1024).toFixed(0)} | ${CONCURRENCY} | ${seconds.toFixed(1)} | ${rate.toFixed(0)} | ${(rate * 100).toFixed(0)} | ${early.mb.toFixed(0)} | ${end.mb.toFixed(0)} | ${peak.toFixed(0)} |`,
+  `| ${DELIVERIES} | 100 | ${(bodyBytes / 1024).toFixed(0)} | ${CONCURRENCY} | ${seconds.toFixed(1)} | ${rate.toFixed(0)} | ${(rate * 100).toFixed(0)} | ${cpuMs.toFixed(2)} | ${early.mb.toFixed(0)} | ${end.mb.toFixed(0)} | ${peak.toFixed(0)} |`,
+);
+console.log(
+  `load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
 );
 const misses = [];
 if (rate < 200) misses.push(`${rate.toFixed(0)} deliveries/s < 200`);
