@@ -158,6 +158,28 @@ describe('news webhooks listen', () => {
     expect(l.stderr().match(/401 /g)).toHaveLength(4);
   });
 
+  it('writes a pretty-printed (not compact) body through the decoding path, one line per article', async () => {
+    const l = await listen(['--secret', SECRET]);
+    const body = JSON.stringify(
+      { event: 'articles.new', webhook_id: 7, articles: [{ id: 1, title: 'a\nb' }, { id: 2 }] },
+      null,
+      2,
+    );
+    const t = String(Math.floor(Date.now() / 1000));
+    const response = await fetch(l.url, {
+      method: 'POST',
+      headers: {
+        'x-webhook-signature': expectedSignature(SECRET, t, body),
+        'x-webhook-id': '7',
+        'x-webhook-delivery-id': 'dlv_pretty',
+        'x-webhook-timestamp': t,
+      },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(l.stdout().split('\n').slice(1)).toEqual(['{"id":1,"title":"a\\nb"}', '{"id":2}', '']);
+  });
+
   it('writes a replayed delivery id once (200 both times)', async () => {
     const l = await listen(['--secret', SECRET]);
     const id = 'dlv_replayed';
