@@ -9,7 +9,6 @@ import type { Article } from './fixtures/types.js';
 import { ADMIN_BODY_LIMIT } from './http-io.js';
 import type { Router } from './router.js';
 import type { RouteDef } from './route-types.js';
-import { parseCreateWebhook } from './webhook-admin-schema.js';
 import { type WebhookStore, webhookView } from './webhooks-store.js';
 
 export interface AdminDeps {
@@ -25,7 +24,9 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
     .add('POST', '/__mock/webhooks', {
       auth: 'none',
       admin: true,
-      handler: (ctx) => {
+      handler: async (ctx) => {
+        // zod loads here, on first use: every `--mock` run starts the mock, few create webhooks.
+        const { parseCreateWebhook } = await import('./webhook-admin-schema.js');
         const body = parseCreateWebhook(ctx.body);
         const account = deps.accounts.get(body.api_key);
         if (account === undefined) {
