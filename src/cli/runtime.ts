@@ -17,6 +17,8 @@ export interface InProcessMockOptions {
   /** New articles per mock minute (live commands: stream, webhooks listen). */
   publishRate?: number;
   timeScale?: number;
+  /** Example webhooks for this key (the in-process mock starts empty; `news --mock webhooks list`). */
+  exampleWebhooksFor?: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { MAX_POSTED_ARTICLES } from './article-intake.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { MockHttpError } from './error-envelope.js';
 import type { Article } from './fixtures/types.js';
-import { ADMIN_BODY_LIMIT, isPlainObject } from './http-io.js';
+import { ADMIN_BODY_LIMIT } from './http-io.js';
 import type { Router } from './router.js';
 import type { RouteDef } from './route-types.js';
 import { type WebhookStore, webhookView } from './webhooks-store.js';
@@ -25,22 +25,17 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
     .add('POST', '/__mock/webhooks', {
       auth: 'none',
       admin: true,
-      handler: (ctx) => {
-        if (!isPlainObject(ctx.body)) {
-          throw new MockHttpError(
-            400,
-            undefined,
-            'Body must be a JSON object {url, filters, api_key}.',
-          );
-        }
-        const key = ctx.body['api_key'];
-        const account = typeof key === 'string' ? deps.accounts.get(key) : undefined;
+      handler: async (ctx) => {
+        // zod loads here, on first use: every `--mock` run starts the mock, few create webhooks.
+        const { parseCreateWebhook } = await import('./webhook-admin-schema.js');
+        const body = parseCreateWebhook(ctx.body);
+        const account = deps.accounts.get(body.api_key);
         if (account === undefined) {
           throw new MockHttpError(400, undefined, 'api_key must be one of the mock fixture keys.');
         }
         const created = deps.webhooks.create(account, {
-          url: ctx.body['url'],
-          filters: ctx.body['filters'],
+          url: body.url,
+          filters: body.filters ?? {},
         });
         // The only answer that ever shows the signing secret.
         return { status: 201, body: { ...webhookView(created), secret: created.secret } };

@@ -1,7 +1,7 @@
 /**
  * The webhook delivery log behind `GET /__mock/deliveries`: one entry per
- * attempt. The dispatcher that writes it comes later; the structure is fixed
- * now so the admin route and its clients do not change when it lands.
+ * attempt, written by the dispatcher (webhook-dispatcher.ts). Unbounded: a
+ * mock runs for a test or a session, and the log is what tests inspect.
  */
 
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed';

@@ -56,6 +56,8 @@ import { StreamJournal } from './stream-journal.js';
 import { StreamSessions } from './stream-sessions.js';
 import { WS_PATH, createWsEndpoint, reject as rejectUpgrade } from './stream-ws.js';
 import { STREAM_MAX_AGE } from '../params/stream-params.js';
+import { startWebhookDispatcher } from './webhook-dispatcher.js';
+import { seedExampleWebhooks } from './webhook-examples.js';
 import { addWebhookRoutes } from './webhook-routes.js';
 import { WebhookStore } from './webhooks-store.js';
 
@@ -78,6 +80,8 @@ export interface MockServerOptions {
   latencyMs?: number;
   /** New fixture articles per minute of mock time (src/mock/publisher.ts). Default 0: none. */
   publishRate?: number;
+  /** Seeds example subscriptions for this fixture key (src/mock/webhook-examples.ts). */
+  exampleWebhooksFor?: string;
   /** No request log on stderr. */
   quiet?: boolean;
   /** `false` lifts the per-plan rate limits (load tests); the headers still report them. Default true. */
@@ -133,6 +137,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const limiter = new RateLimiter();
   const rateLimited = options.rateLimits !== false;
   const webhooks = new WebhookStore(clock);
+  if (options.exampleWebhooksFor !== undefined)
+    seedExampleWebhooks(webhooks, accounts, options.exampleWebhooksFor);
   const deliveries = new DeliveryLog();
   const bus = new ArticleBus();
   // Subscribed first, so every stream finds a new batch already journaled.
@@ -453,12 +459,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           },
         });
 
+  const dispatcher = startWebhookDispatcher({
+    bus,
+    webhooks,
+    accounts,
+    deliveries,
+    clock,
+    engine: () => engine,
+    baseUrl: () => baseUrl,
+    log,
+  });
+
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
       publisher?.stop();
       ws.close();
       journal.close();
+      dispatcher.stop();
       clock.dispose();
       server.close(() => resolve());
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would

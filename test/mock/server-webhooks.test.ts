@@ -201,10 +201,13 @@ describe('mock server: admin articles, deliveries, accounts', () => {
     expect((await call(server, 'POST', '/__mock/articles', { body: 'x' })).status).toBe(400);
   });
 
-  it('returns the delivery log (empty until the dispatcher lands)', async () => {
+  it('returns the delivery log, filtered by webhook_id (dispatcher: test/mock/webhook-dispatcher.test.ts)', async () => {
     const r = await call(server, 'GET', '/__mock/deliveries');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ status: 'ok', results: [] });
+    expect(r.json).toMatchObject({ status: 'ok', results: expect.any(Array) });
+    const one = await call(server, 'GET', '/__mock/deliveries?webhook_id=999999');
+    expect(one.json).toEqual({ status: 'ok', results: [] });
+    expect((await call(server, 'GET', '/__mock/deliveries?webhook_id=x')).status).toBe(400);
   });
 
   it('needs no key, is never faulted and shows balances', async () => {

@@ -19,6 +19,7 @@ import { story } from './story.js';
 import { stream } from './stream.js';
 import { suggest } from './suggest.js';
 import { trends } from './trends.js';
+import { webhooks } from './webhooks.js';
 
 /** Every command, in the order `news --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -38,6 +39,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   people,
   companies,
   journalists,
+  webhooks,
   balance,
   ping,
   query,
