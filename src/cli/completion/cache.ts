@@ -78,6 +78,12 @@ export async function rememberValues(
   }
 }
 
+function push(out: Record<string, Choice[]>, key: string, choice: Choice): void {
+  const list = out[key];
+  if (list) list.push(choice);
+  else out[key] = [choice];
+}
+
 type Rec = Readonly<Record<string, unknown>>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null;
 const str = (v: unknown): string | undefined =>
@@ -105,7 +111,7 @@ export function harvestRecords(records: readonly unknown[]): Record<string, Choi
   const out: Record<string, Choice[]> = {};
   const add = (key: string, value: string | undefined, description = '') => {
     if (value === undefined || value === '' || value.length > 120) return;
-    (out[key] ??= []).push([value, description]);
+    push(out, key, [value, description]);
   };
   for (const record of records) {
     if (!isRec(record)) continue;
@@ -152,11 +158,10 @@ export function harvestSuggestions(
     if (!isRec(item)) continue;
     const id = str(item['id']);
     const name = str(item['name']) ?? '';
-    if (id !== undefined) (out[key] ??= []).push([id, name]);
+    if (id !== undefined) push(out, key, [id, name]);
     if (kind === 'entities') {
       const nameKey = NAME_KEYS[str(item['type']) ?? ''];
-      if (nameKey && name !== '')
-        (out[`name.${nameKey}`] ??= []).push([name, str(item['type']) ?? '']);
+      if (nameKey && name !== '') push(out, `name.${nameKey}`, [name, str(item['type']) ?? '']);
     }
   }
   return out;

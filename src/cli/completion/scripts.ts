@@ -19,6 +19,7 @@ export const SHELL_FILES: Readonly<Record<Shell, string>> = {
 /** One install line per shell: README, `news completion --help` and the man page show these. */
 export const INSTALL: Readonly<Record<Shell, string>> = {
   bash: "echo 'source <(news completion bash)' >> ~/.bashrc   (or: news completion bash > ~/.local/share/bash-completion/completions/news)",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh syntax, printed as it is.
   zsh: 'news completion zsh > "${fpath[1]}/_news"   (any directory in $fpath, before compinit runs; or: source <(news completion zsh) in ~/.zshrc)',
   fish: 'news completion fish > ~/.config/fish/completions/news.fish   (fish loads it on first use)',
   powershell:
