@@ -30,11 +30,21 @@ _news_completion() {
         [[ -z $value ]] && continue
         value=${value%%$'\t'*}
         value=${value:strip}
-        if [[ $cur == [\"\']* ]]; then COMPREPLY+=("$value"); else COMPREPLY+=("$(printf '%q' "$value")"); fi
+        # Quote only what the shell would split or expand (names with spaces).
+        if [[ $cur == [\"\']* || $value != *[!A-Za-z0-9_.,:=/@%+-]* ]]; then
+            COMPREPLY+=("$value")
+        else
+            COMPREPLY+=("$(printf '%q' "$value")")
+        fi
     done <<< "$out"
     # 2: no space after the value; 4: no file names when nothing matched.
     if ((directive & 2)); then compopt -o nospace 2>/dev/null; fi
-    if ((directive & 4)) || ((${#COMPREPLY[@]} > 0)); then compopt +o default 2>/dev/null; fi
+    if ((${#COMPREPLY[@]} == 0 && !(directive & 4))); then
+        local IFS=$'
+'
+        COMPREPLY=($(compgen -f -- "$token"))
+        compopt -o filenames 2>/dev/null
+    fi
     return 0
 }
-complete -o default -F _news_completion news
+complete -F _news_completion news

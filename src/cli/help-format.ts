@@ -149,11 +149,17 @@ function commandHelp(
   width: number,
 ): string[] {
   const own = helper.visibleOptions(command);
-  const globals = helper.visibleGlobalOptions(command);
+  const globals: Option[] = [];
+  for (let parent = command.parent; parent; parent = parent.parent) {
+    globals.push(...helper.visibleOptions(parent).filter((o) => o.long !== '--help'));
+  }
   const pureGroup =
     command.commands.length > 0 &&
     !(command as unknown as { _actionHandler?: unknown })._actionHandler;
-  const lines: string[] = [`Usage: ${helper.commandUsage(command)}`, ''];
+  const usage = pureGroup
+    ? `${helper.commandUsage(command).replace(/ \[options\] \[command\]$/, '')} <command> [options]`
+    : helper.commandUsage(command);
+  const lines: string[] = [`Usage: ${usage}`, ''];
   const description = helper.commandDescription(command);
   const summary = command.summary();
   if (summary && summary !== description) lines.push(...wrap(summary, width), '');

@@ -1,6 +1,7 @@
 import type { RequestSpec } from '../api/types.js';
 import type { ApiRecord, RecordKind } from '../output/types.js';
 import { UsageError } from '../api/errors.js';
+import { CompletionHarvest } from './completion/cache.js';
 import { exportPages } from './export-pages.js';
 import { ProgressLine } from './reporter.js';
 import type { Runtime } from './runtime.js';
@@ -84,8 +85,11 @@ export async function runList(
     signal: runtime.signal,
   });
   let fetched = 0;
+  // Names and ids seen here become shell completions (never fetched at Tab time).
+  const harvest = new CompletionHarvest();
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {
+      harvest.add(page.records);
       progress.update(page.records.length);
       fetched += page.records.length;
       yield page.records;
@@ -96,6 +100,7 @@ export async function runList(
     return fetched;
   } finally {
     progress.done();
+    await harvest.save(runtime.io.env);
   }
 }
 

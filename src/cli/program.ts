@@ -178,6 +178,8 @@ function buildCommand(parent: Command, spec: CommandSpec, launch: Launch): void 
   }
   for (const option of spec.options ?? []) {
     const opt = new Option(option.flags, option.description);
+    // Beside --param and --raw, not alone under "Options:" after 150 parameter flags.
+    if (spec.params) opt.helpGroup('Request options:');
     if (option.default !== undefined) opt.default(option.default);
     command.addOption(annotate(opt, { option }));
   }
@@ -295,6 +297,7 @@ export function buildProgram(
 ): Command {
   const program = new NewsCommand('news')
     .description('Query and export news from the news search API (or its built-in mock)')
+    .usage('<command> [options]')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)

@@ -4,6 +4,7 @@ import { runList } from '../list-runner.js';
 
 export const article: CommandSpec = {
   name: 'article',
+  group: 'search',
   summary: 'fetch articles by id, at most 5 (POST /v1/news/article)',
   args: [
     {

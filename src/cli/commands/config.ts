@@ -35,6 +35,7 @@ async function set(args: readonly string[], runtime: Runtime): Promise<void> {
 
 export const config: CommandSpec = {
   name: 'config',
+  group: 'account',
   summary: 'read and write settings in named profiles (XDG config file, mode 0600)',
   description:
     'Settings: api-key, base-url, auth, format, timeout, retries. A flag beats the environment, which beats the config file. --profile NAME (or NEWS_PROFILE) picks the profile; "default" otherwise.',
@@ -47,8 +48,9 @@ export const config: CommandSpec = {
         { name: 'value', description: 'the value' },
       ],
       examples: [
-        'news config set api-key api_live_… --profile work',
+        'news config set api-key api_live_mock_basic --profile work',
         'news config set format jsonl',
+        'news config set timeout 30 --profile work',
       ],
       run: (input, runtime) => set(input.args, runtime),
     },
@@ -56,6 +58,7 @@ export const config: CommandSpec = {
       name: 'get',
       summary: 'print a setting of the current profile (the key redacted)',
       args: [{ name: 'key', description: CONFIG_KEYS.join('|') }],
+      examples: ['news config get format', 'news config get api-key --profile work'],
       async run(input, runtime) {
         const key = keyArg(input.args[0]);
         const config = await readConfig(runtime.settings.configPath);
@@ -69,6 +72,7 @@ export const config: CommandSpec = {
     {
       name: 'list',
       summary: 'list every profile and its settings (keys redacted)',
+      examples: ['news config list'],
       async run(_input, runtime) {
         const path = runtime.settings.configPath;
         const config = await readConfig(path);

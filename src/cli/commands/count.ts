@@ -11,6 +11,7 @@ const COUNT_PARAMS = SEARCH_PARAMS.filter(
 
 export const count: CommandSpec = {
   name: 'count',
+  group: 'search',
   summary: 'count matching articles (POST /v1/news/count); prints the number',
   params: COUNT_PARAMS,
   raw: true,

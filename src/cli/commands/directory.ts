@@ -84,6 +84,7 @@ function directoryCommand(kind: DirectoryKind, summary: string): CommandSpec {
   const lookup = lookupIn(table);
   return {
     name: kind,
+    group: 'directories',
     summary: `${summary} (GET /v1/${kind}); \`${kind} get ID\` for one profile`,
     params: table,
     paging: true,

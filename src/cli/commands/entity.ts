@@ -5,6 +5,7 @@ import { numericId, runArticleFeed } from './article-feed.js';
 
 export const entity: CommandSpec = {
   name: 'entity',
+  group: 'search',
   summary: "an entity's article feed, paged (POST /v1/news/entity/ID)",
   description:
     "The articles mentioning one entity: a person's or company's links.articles. Find ids with `news suggest entities PREFIX`, `news people` or `news companies`.",

@@ -11,6 +11,7 @@ const PLACES = ['location.lat', 'location.bbox', 'location.name', 'lat', 'place'
 
 export const local: CommandSpec = {
   name: 'local',
+  group: 'search',
   summary: 'geo search: articles about a point, a box or a place (POST /v1/news/local)',
   description:
     'Needs a place: --lat and --lng (with --radius in km, default 50) or --place NAME (with --country to disambiguate), as the endpoint takes them; or the search filters --location-lat/--location-lng/--location-radius, --location-bbox minLat,maxLat,minLng,maxLng, or --location-name (add --resolve to look the name up first). --insights adds summary blocks, 1 point each.',

@@ -19,6 +19,7 @@ function number(
 
 export const mock: CommandSpec = {
   name: 'mock',
+  group: 'tools',
   summary: 'the built-in mock of the whole API, over fixture data',
   subcommands: [
     {

@@ -2,7 +2,9 @@ import type { CommandSpec } from '../command-spec.js';
 
 export const ping: CommandSpec = {
   name: 'ping',
+  group: 'account',
   summary: 'check that the service answers (GET /ping)',
+  examples: ['news ping', 'news ping --base-url http://127.0.0.1:4010 -v'],
   async run(_input, runtime) {
     const spec = { method: 'GET', path: '/ping' } as const;
     const started = performance.now();

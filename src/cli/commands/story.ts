@@ -7,6 +7,7 @@ const STORY_PARAMS = SEARCH_PARAMS.filter((d) => d.name !== 'prompt');
 
 export const story: CommandSpec = {
   name: 'story',
+  group: 'search',
   summary: 'articles of the story an article belongs to (POST /v1/news/story/ID)',
   args: [{ name: 'id', description: 'the id of an article in the story' }],
   params: STORY_PARAMS,

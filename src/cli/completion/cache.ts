@@ -166,3 +166,24 @@ export function harvestSuggestions(
   }
   return out;
 }
+
+/** Collects what the pages of one run offer (the first 500 records), saved once at the end. */
+export class CompletionHarvest {
+  private readonly found: Record<string, Choice[]> = {};
+  private records = 0;
+
+  add(records: readonly unknown[]): void {
+    if (this.records >= 500) return;
+    const page = records.slice(0, 500 - this.records);
+    this.records += page.length;
+    for (const [key, choices] of Object.entries(harvestRecords(page))) {
+      const list = this.found[key];
+      if (list) list.push(...choices);
+      else this.found[key] = choices;
+    }
+  }
+
+  save(env: Env): Promise<void> {
+    return rememberValues(env, this.found);
+  }
+}
