@@ -14,7 +14,10 @@ export const article: CommandSpec = {
     },
   ],
   raw: true,
-  examples: ['news article 101 102 103', 'news article 101,102 -f jsonl'],
+  examples: [
+    'news article 500000002 500000004 500000008',
+    'news article 500000002,500000004 -f jsonl',
+  ],
   async run(input, runtime) {
     const ids = idArguments(input.args, 'article.id', 'article.id');
     // The OpenAPI request body names the list `id` (comma-separated).

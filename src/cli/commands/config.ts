@@ -72,7 +72,7 @@ export const config: CommandSpec = {
     {
       name: 'list',
       summary: 'list every profile and its settings (keys redacted)',
-      examples: ['news config list'],
+      examples: ['news config list', 'news config list --profile work'],
       async run(_input, runtime) {
         const path = runtime.settings.configPath;
         const config = await readConfig(path);

@@ -15,8 +15,8 @@ export const entity: CommandSpec = {
   raw: true,
   options: [RESOLVE_OPTION],
   examples: [
-    'news entity 4211 --language-code en',
-    'news entity 4211 --sentiment-overall-polarity negative --all -o tesla.csv',
+    'news entity 20006 --language-code en',
+    'news entity 20006 --sentiment-overall-polarity negative --all -o tesla.csv',
   ],
   run: (input, runtime) =>
     runArticleFeed(

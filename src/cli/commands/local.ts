@@ -22,9 +22,7 @@ export const local: CommandSpec = {
   examples: [
     'news local --lat 48.8566 --lng 2.3522 --radius 25 --sort relevance --ranking fresh',
     'news local --place Paris --country fr --insights mood,hotspots --raw',
-    'news local --location-lat 48.8566 --location-lng 2.3522 --location-radius 25',
     'news local --location-bbox 51.28,51.69,-0.51,0.33 --is-breaking',
-    'news local --location-name paris --resolve -f table',
   ],
   run: (input, runtime) =>
     runArticleFeed(input, runtime, '/v1/news/local', PARAMS, {}, (body) => {

@@ -13,7 +13,7 @@ export const story: CommandSpec = {
   params: STORY_PARAMS,
   paging: true,
   raw: true,
-  examples: ['news story 123456', 'news story 123456 --language-code en --all -f jsonl'],
+  examples: ['news story 500000002', 'news story 500000002 --language-code en --all -f jsonl'],
   run: (input, runtime) =>
     runArticleFeed(
       input,
