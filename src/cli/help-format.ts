@@ -41,12 +41,26 @@ export function groupFor(command: Command, context: HelpContext): CommandGroup {
   return context.groupOf(command) ?? DEFAULT_GROUPS[command.name()] ?? 'tools';
 }
 
-/** Greedy word wrap; a word longer than the width stands alone on its line. */
+/** A word longer than the width, cut after its `|` or `,` where it can be, else anywhere. */
+function pieces(word: string, width: number): string[] {
+  if (word.length <= width) return [word];
+  const out: string[] = [];
+  let rest = word;
+  while (rest.length > width) {
+    const cut = Math.max(rest.lastIndexOf('|', width - 1), rest.lastIndexOf(',', width - 1));
+    const at = cut > 0 ? cut + 1 : width;
+    out.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  return [...out, rest];
+}
+
+/** Greedy word wrap to `width` columns. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
-    for (const word of paragraph.split(/ +/)) {
+    for (const word of paragraph.split(/ +/).flatMap((w) => pieces(w, width))) {
       if (line === '') line = word;
       else if (line.length + 1 + word.length <= width) line += ` ${word}`;
       else {

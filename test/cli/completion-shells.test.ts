@@ -44,9 +44,7 @@ const CASES: readonly [string, string][] = [
 
 function skipUnless(shell: string): boolean {
   if (has(shell)) return false;
-  console.warn(
-    `${shell} is not installed: its completion tests are skipped`,
-  );
+  console.warn(`${shell} is not installed: its completion tests are skipped`);
   return true;
 }
 
