@@ -2,8 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configFile } from '../../src/cli/completion/engine.js';
 import { liveTree } from '../../src/cli/completion/in-process.js';
+import { configPath } from '../../src/cli/config-file.js';
 import { SHELLS, SHELL_FILES, completionScript } from '../../src/cli/completion/scripts.js';
+import { unpackTree } from '../../src/cli/completion/tree-file.js';
 import type { TreeCommand } from '../../src/cli/completion/types.js';
 import { flagName } from '../../src/params/registry.js';
 import { EVENT_TYPES, SEARCH_PARAMS } from '../../src/params/search-params.js';
@@ -146,6 +149,10 @@ describe('news __complete', () => {
       'work',
       'home',
     ]);
+    // The Tab path restates configPath to stay light; both must name the same file.
+    for (const e of [{ XDG_CONFIG_HOME: config }, { HOME: '/home/x' }, {}]) {
+      expect(configFile(e)).toBe(configPath(e));
+    }
   });
 });
 
@@ -170,9 +177,9 @@ describe('drift: completion data and scripts follow the code', () => {
   });
 
   it('the built tree (the fast path) equals the tree of the live program', () => {
-    const built = JSON.parse(
+    const built = unpackTree(
       readFileSync(new URL('../../dist/cli/completion/tree.json', import.meta.url), 'utf8'),
-    ) as unknown;
+    );
     expect(built, 'dist/cli/completion/tree.json is stale: npm run build').toEqual(
       JSON.parse(JSON.stringify(liveTree())),
     );

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { complete, formatCompletion } from './engine.js';
+import { unpackTree } from './tree-file.js';
 import type { CompletionTree } from './types.js';
 
 export const TREE_FILE = new URL('./tree.json', import.meta.url);
@@ -13,7 +14,7 @@ export const TREE_FILE = new URL('./tree.json', import.meta.url);
 export function completeFast(words: readonly string[]): boolean {
   let tree: CompletionTree;
   try {
-    tree = JSON.parse(readFileSync(TREE_FILE, 'utf8')) as CompletionTree;
+    tree = unpackTree(readFileSync(TREE_FILE, 'utf8'));
   } catch {
     return false;
   }

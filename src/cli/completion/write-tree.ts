@@ -7,7 +7,8 @@ import { COMMANDS } from '../commands/index.js';
 import { buildProgram } from '../program.js';
 import { buildCompletionTree } from './build-tree.js';
 import { TREE_FILE } from './fast.js';
+import { packTree } from './tree-file.js';
 
 const noop = () => undefined;
 const program = buildProgram(COMMANDS, async () => undefined, noop, noop);
-writeFileSync(TREE_FILE, JSON.stringify(buildCompletionTree(program)));
+writeFileSync(TREE_FILE, packTree(buildCompletionTree(program)));
