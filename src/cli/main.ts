@@ -65,6 +65,7 @@ export async function run(
     (text) => io.stdout.write(text),
     writeErr,
     helpWidth(io),
+    argv[0],
   );
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -287,13 +287,17 @@ export function groupOf(command: Command): CommandGroup | undefined {
   return META.get(command)?.group;
 }
 
-/** The whole commander program, from the command list. Nothing heavy is imported here. */
+/**
+ * The whole commander program, from the command list. Nothing heavy is imported here.
+ * `focus` (the first word of argv) builds only that command in full.
+ */
 export function buildProgram(
   specs: readonly CommandSpec[],
   launch: Launch,
   writeOut: (s: string) => void,
   writeErr: (s: string) => void,
   helpWidth?: number,
+  focus?: string,
 ): Command {
   const program = new NewsCommand('news')
     .description('Query and export news from the news search API (or its built-in mock)')
@@ -305,7 +309,18 @@ export function buildProgram(
     .exitOverride();
   META.set(program, { examples: ROOT_EXAMPLES });
   addGlobalOptions(program);
-  for (const spec of specs) buildCommand(program, spec, launch);
+  // Start-up: when argv names a command, only that one gets its flags; the
+  // others are names and summaries (enough for help and "did you mean").
+  const focused = focus !== undefined && specs.some((s) => s.name === focus);
+  for (const spec of specs) {
+    if (!focused || spec.name === focus) buildCommand(program, spec, launch);
+    else {
+      const stub = program
+        .command(spec.name, spec.hidden ? { hidden: true } : {})
+        .summary(spec.summary);
+      META.set(stub, { spec, ...(spec.group ? { group: spec.group } : {}), examples: [] });
+    }
+  }
   addHelpCommand(program, writeOut);
   const context: HelpContext = { examplesOf, groupOf, hidden };
   program.commands.forEach(function inherit(cmd: Command) {
