@@ -18,8 +18,16 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 20;
 const CASES = [
   { name: 'news --version', args: [BIN, '--version'], budget: 1.5 },
   { name: 'news search --help', args: [BIN, 'search', '--help'], budget: 2.0 },
-  { name: 'news __complete search --sen', args: [BIN, '__complete', 'search', '--sen'], budget: 1.3 },
-  { name: 'news __complete search --language-code e', args: [BIN, '__complete', 'search', '--language-code', 'e'], budget: 1.3 },
+  {
+    name: 'news __complete search --sen',
+    args: [BIN, '__complete', 'search', '--sen'],
+    budget: 1.3,
+  },
+  {
+    name: 'news __complete search --language-code e',
+    args: [BIN, '__complete', 'search', '--language-code', 'e'],
+    budget: 1.3,
+  },
 ];
 
 function time(args) {

@@ -13,6 +13,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 ) {
   // answered
 } else {
-  const { main } = await import('../dist/cli/main.js');
-  await main(argv);
+  // The bundle (build/bundle.mjs) starts faster; dist/cli is the same code, module by module.
+  let cli;
+  try {
+    cli = await import('../dist/bundle/main.js');
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('bundle'))
+      throw error;
+    cli = await import('../dist/cli/main.js');
+  }
+  await cli.main(argv);
 }
