@@ -3,7 +3,7 @@
  * Build step after tsc: bundles the CLI that dist/cli/main.js starts into
  * dist/bundle/ (ESM, code-split, so modules imported with import() stay
  * separate chunks, loaded only when a command needs them). Start-up is module
- * loading more than running (docs/STARTUP.md): one file instead of ~90 saves
+ * loading more than running (docs/COMPLETION.md, "Start-up"): one file instead of ~90 saves
  * most of it. bin/news.js uses the bundle when it is there, dist/cli otherwise.
  *
  * Modules find files beside them through import.meta.url (package.json, the
