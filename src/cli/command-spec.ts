@@ -2,11 +2,21 @@ import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
 import type { Runtime } from './runtime.js';
 
+/**
+ * What shell completion offers for a value (src/cli/completion): a file path,
+ * `--fields` names, `--query` fields, profile names from the config file, or
+ * values remembered in the local completion cache under this key.
+ */
+export type ValueHint = 'file' | 'fields' | 'query' | 'profile' | `cache:${string}`;
+
 export interface ArgSpec {
   readonly name: string;
   readonly description: string;
   readonly required?: boolean;
   readonly variadic?: boolean;
+  /** The only values this argument takes (shell completion offers them). */
+  readonly choices?: readonly string[];
+  readonly complete?: ValueHint;
 }
 
 export interface OptionSpec {
@@ -14,7 +24,13 @@ export interface OptionSpec {
   readonly flags: string;
   readonly description: string;
   readonly default?: string | boolean;
+  /** The only values this option takes (shell completion offers them; the handler still checks). */
+  readonly choices?: readonly string[];
+  readonly complete?: ValueHint;
 }
+
+/** The headings of `news --help`; a command without one is listed under "tools". */
+export type CommandGroup = 'search' | 'directories' | 'live' | 'account' | 'tools';
 
 /** What a handler receives: its arguments, its own options, and the API parameters the user gave. */
 export interface CommandInput {
@@ -32,6 +48,10 @@ export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
   readonly description?: string;
+  /** Where `news --help` lists it (top-level commands only). */
+  readonly group?: CommandGroup;
+  /** Not listed in help or completion (internal entry points). */
+  readonly hidden?: boolean;
   readonly args?: readonly ArgSpec[];
   readonly params?: readonly ParamDef[];
   /** Adds --all and --limit (and `--param`, when `params` is set). */
@@ -39,6 +59,7 @@ export interface CommandSpec {
   /** Adds --raw: print the untouched response body. */
   readonly raw?: boolean;
   readonly options?: readonly OptionSpec[];
+  /** Two or three command lines that work against `--mock`; shown at the end of `--help` (a test runs them). */
   readonly examples?: readonly string[];
   readonly subcommands?: readonly CommandSpec[];
   /**

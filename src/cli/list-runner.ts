@@ -4,6 +4,7 @@ import { UsageError } from '../api/errors.js';
 import { type CronOptions, cronActive, cronFrom } from './cron/options.js';
 import { hasTemplate } from './cron/output-template.js';
 import { titleWindowNeeded } from './cron/windows.js';
+import { CompletionHarvest } from './completion/cache.js';
 import { exportPages } from './export-pages.js';
 import { refuseWithRaw } from './raw-check.js';
 import { ProgressLine } from './reporter.js';
@@ -159,6 +160,8 @@ export async function runList(
     },
   });
   let fetched = 0;
+  // Names and ids seen here become shell completions (never fetched at Tab time).
+  const harvest = new CompletionHarvest();
   let capNoted = false;
   let facets: FacetRow[] = [];
   // Loaded here, not at start-up: `news --help` imports this module.
@@ -166,6 +169,7 @@ export async function runList(
   let highlighted = false;
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {
+      harvest.add(page.records);
       const points = Number(page.response.usage['x-points-used']);
       progress.update(page.records.length, Number.isFinite(points) ? points : undefined);
       if (!capNoted) {
@@ -205,6 +209,7 @@ export async function runList(
     return fetched;
   } finally {
     progress.done();
+    await harvest.save(runtime.io.env);
   }
 }
 

@@ -20,6 +20,11 @@ export async function run(
   io: CliIO,
   options: RunOptions = {},
 ): Promise<number> {
+  // The hidden entry point of shell completion: answered from the command tree, no commander parse.
+  if (argv[0] === '__complete') {
+    const { runComplete } = await import('./completion/in-process.js');
+    return runComplete(argv.slice(1), io);
+  }
   const signal = options.signal ?? new AbortController().signal;
   let exitCode: number = EXIT.ok;
   let verbose = argv.includes('--verbose') || argv.includes('-v');
@@ -56,7 +61,14 @@ export async function run(
     }
   };
 
-  const program = buildProgram(COMMANDS, launch, (text) => io.stdout.write(text), writeErr);
+  const program = buildProgram(
+    COMMANDS,
+    launch,
+    (text) => io.stdout.write(text),
+    writeErr,
+    helpWidth(io),
+    argv[0],
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
@@ -73,6 +85,12 @@ export async function run(
     }
   }
   return exitCode;
+}
+
+/** Help wraps to the terminal; in a pipe to COLUMNS, else 80. */
+function helpWidth(io: CliIO): number {
+  const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env['COLUMNS']);
+  return columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : 80;
 }
 
 /** The real process: signals, EPIPE, exit code. Used by bin/news.js. */

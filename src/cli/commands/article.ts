@@ -5,6 +5,7 @@ import { runList } from '../list-runner.js';
 
 export const article: CommandSpec = {
   name: 'article',
+  group: 'search',
   summary: 'fetch articles by id, at most 100 (POST /v1/news/article)',
   args: [
     {
@@ -14,7 +15,10 @@ export const article: CommandSpec = {
     },
   ],
   raw: true,
-  examples: ['news article 500007198 500007194', 'news article 500007198,500007194 -f jsonl'],
+  examples: [
+    'news article 500000002 500000004 500000008',
+    'news article 500000002,500000004 -f jsonl',
+  ],
   async run(input, runtime) {
     const ids = idArguments(input.args, 'id', 'article ids');
     const found = new Set<string>();

@@ -4,8 +4,10 @@ import { writeSingle } from '../single-record.js';
 
 export const balance: CommandSpec = {
   name: 'balance',
+  group: 'account',
   summary: 'points and plan of the key (GET /v1/balance)',
   raw: true,
+  examples: ['news balance', 'news balance -f json', 'news balance --profile work'],
   async run(input, runtime) {
     const spec = { method: 'GET', path: '/v1/balance' } as const;
     // Not runtime.send's raw path: even --raw must not print the key the server echoes.

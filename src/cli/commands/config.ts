@@ -114,6 +114,7 @@ async function unset(args: readonly string[], runtime: Runtime): Promise<void> {
 
 export const config: CommandSpec = {
   name: 'config',
+  group: 'account',
   summary: 'read and write settings in named profiles (XDG config file, mode 0600)',
   description:
     'Settings: api-key, base-url, auth, format, timeout, retries; each value must pass the rule of its flag. A flag beats the environment, which beats the config file. --profile NAME (or NEWS_PROFILE) picks the profile; "default" otherwise. A bad value in the file is reported with the file and the key; `news config` itself always runs, so it can repair the file.',
@@ -127,8 +128,9 @@ export const config: CommandSpec = {
         { name: 'value', description: 'the value' },
       ],
       examples: [
-        'news config set api-key api_live_… --profile work',
+        'news config set api-key api_live_mock_basic --profile work',
         'news config set format jsonl',
+        'news config set timeout 30 --profile work',
       ],
       run: (input, runtime) => set(input.args, runtime),
     },
@@ -143,7 +145,7 @@ export const config: CommandSpec = {
       name: 'get',
       summary: 'print a setting of the current profile (the key redacted)',
       args: [{ name: 'key', description: CONFIG_KEYS.join('|') }],
-      examples: ['news config get format'],
+      examples: ['news config get format', 'news config get api-key --profile work'],
       async run(input, runtime) {
         const key = keyArg(input.args[0]);
         const { config } = await loadForRead(runtime);
@@ -157,7 +159,7 @@ export const config: CommandSpec = {
     {
       name: 'list',
       summary: 'list every profile and its settings (keys redacted)',
-      examples: ['news config list'],
+      examples: ['news config list', 'news config list --profile work'],
       async run(_input, runtime) {
         const path = runtime.settings.configPath;
         const { config } = await loadForRead(runtime);

@@ -32,6 +32,7 @@ function parseJobs(value: unknown): number {
 
 export const convert: CommandSpec = {
   name: 'convert',
+  group: 'tools',
   summary: 'turn saved JSON or JSONL records into any format, offline',
   description:
     'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way.',

@@ -11,11 +11,16 @@ const COUNT_PARAMS = SEARCH_PARAMS.filter(
 
 export const count: CommandSpec = {
   name: 'count',
+  group: 'search',
   summary: 'count matching articles (POST /v1/news/count); prints the number',
   params: COUNT_PARAMS,
   raw: true,
   options: [RESOLVE_OPTION],
-  examples: ['news count --organization-name "Federal Reserve" --published-at-start 2026-11-01'],
+  examples: [
+    'news count --organization-name "Federal Reserve"',
+    'news count --language-code en --sentiment-overall-polarity negative',
+    "news count --query 'source.bias:left AND read_time:>=5' --dry-run",
+  ],
   async run(input, runtime) {
     const lookup = (name: string) => COUNT_PARAMS.find((d) => d.name === name);
     const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });

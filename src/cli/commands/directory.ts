@@ -25,6 +25,13 @@ const RECORD_KIND: Readonly<Record<DirectoryKind, RecordKind>> = {
 const MERGED_BY_NAME =
   'journalist records are merged by exact name: one record can hold several people, or a generic byline';
 
+/** Ids the mock's fixtures hold (Elon Musk, Apple, a journalist), so the examples work with --mock. */
+const EXAMPLE_ID: Readonly<Record<DirectoryKind, number>> = {
+  people: 10001,
+  companies: 20001,
+  journalists: 7000001,
+};
+
 function getCommand(kind: DirectoryKind): CommandSpec {
   const what = SINGULAR[kind];
   return {
@@ -41,9 +48,9 @@ function getCommand(kind: DirectoryKind): CommandSpec {
       { flags: '--section <name>', description: `export one part: ${sectionsOf(kind).join('|')}` },
     ],
     examples: [
-      `news ${kind} get 42`,
-      `news ${kind} get 42 --section timeline -f csv`,
-      `news ${kind} get 42 --no-coverage -f json`,
+      `news ${kind} get ${EXAMPLE_ID[kind]}`,
+      `news ${kind} get ${EXAMPLE_ID[kind]} --section timeline -f csv`,
+      `news ${kind} get ${EXAMPLE_ID[kind]} --no-coverage -f json`,
     ],
     run: (input, runtime) => showProfile(kind, input, runtime),
   };
@@ -67,8 +74,8 @@ const journalistArticles: CommandSpec = {
   raw: true,
   options: [RESOLVE_OPTION],
   examples: [
-    'news journalists articles 311',
-    'news journalists articles 311 --published-at-start 2026-11-01 --all -f csv',
+    'news journalists articles 7000001',
+    'news journalists articles 7000001 --language-code en --all -f csv',
   ],
   async run(input, runtime) {
     const ids = idArguments(input.args, 'author.id', 'author.id');
@@ -84,6 +91,7 @@ function directoryCommand(kind: DirectoryKind, summary: string): CommandSpec {
   const lookup = lookupIn(table);
   return {
     name: kind,
+    group: 'directories',
     summary: `${summary} (GET /v1/${kind}); \`${kind} get ID\` for one profile`,
     params: table,
     paging: true,

@@ -7,6 +7,7 @@ import { numericId, runArticleFeed } from './article-feed.js';
 
 export const entity: CommandSpec = {
   name: 'entity',
+  group: 'search',
   summary: "an entity's article feed, paged (POST /v1/news/entity/ID)",
   description:
     "The articles mentioning one entity: a person's or company's links.articles. Find ids with `news suggest entities PREFIX`, `news people` or `news companies`.",
@@ -16,8 +17,8 @@ export const entity: CommandSpec = {
   raw: true,
   options: [RESOLVE_OPTION, ...CRON_OPTIONS],
   examples: [
-    'news entity 4211 --language-code en',
-    'news entity 4211 --sentiment-overall-polarity negative --all -o tesla.csv',
+    'news entity 20006 --language-code en',
+    'news entity 20006 --sentiment-overall-polarity negative --all -o tesla.csv',
   ],
   run: withRunLog('entity', (input, runtime) =>
     runArticleFeed(

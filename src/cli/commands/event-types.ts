@@ -8,8 +8,10 @@ interface EventTypes {
 
 export const eventTypes: CommandSpec = {
   name: 'event-types',
+  group: 'directories',
   summary: 'valid event types and their categories (GET /v1/news/event-types)',
   raw: true,
+  examples: ['news event-types', 'news event-types -f csv', 'news event-types --raw'],
   async run(input, runtime) {
     const spec = { method: 'GET', path: '/v1/news/event-types' } as const;
     const response = await runtime.send<EventTypes>(spec, input.options['raw'] === true);

@@ -7,6 +7,7 @@ import { runArticleFeed } from './article-feed.js';
 
 export const headlines: CommandSpec = {
   name: 'headlines',
+  group: 'search',
   summary: 'top headlines from high-authority sources (POST /v1/news/top-headlines)',
   params: SEARCH_PARAMS,
   paging: true,

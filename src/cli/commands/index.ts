@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
+import { completion } from '../completion/command.js';
 import { article } from './article.js';
 import { balance } from './balance.js';
 import { config } from './config.js';
@@ -46,4 +47,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   convert,
   config,
   mock,
+  completion,
 ];

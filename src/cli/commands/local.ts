@@ -13,6 +13,7 @@ const PLACES = ['location.lat', 'location.bbox', 'location.name', 'lat', 'place'
 
 export const local: CommandSpec = {
   name: 'local',
+  group: 'search',
   summary: 'geo search: articles about a point, a box or a place (POST /v1/news/local)',
   description:
     'Needs a place: --lat and --lng (with --radius in km, default 50) or --place NAME (with --country to disambiguate), as the endpoint takes them; or the search filters --location-lat/--location-lng/--location-radius, --location-bbox minLat,maxLat,minLng,maxLng, or --location-name (add --resolve to look the name up first). --insights adds summary blocks, 1 point each.',
@@ -23,9 +24,7 @@ export const local: CommandSpec = {
   examples: [
     'news local --lat 48.8566 --lng 2.3522 --radius 25 --sort relevance --ranking fresh',
     'news local --place Paris --country fr --insights mood,hotspots --raw',
-    'news local --location-lat 48.8566 --location-lng 2.3522 --location-radius 25',
     'news local --location-bbox 51.28,51.69,-0.51,0.33 --is-breaking',
-    'news local --location-name paris --resolve -f table',
   ],
   run: withRunLog('local', (input, runtime) =>
     runArticleFeed(input, runtime, '/v1/news/local', PARAMS, {}, (body) => {

@@ -40,6 +40,7 @@ function listenError(error: unknown, host: string, port: number | undefined): un
 
 export const mock: CommandSpec = {
   name: 'mock',
+  group: 'tools',
   summary: 'the built-in mock of the whole API, over fixture data',
   subcommands: [
     {
@@ -79,9 +80,9 @@ export const mock: CommandSpec = {
         },
       ],
       examples: [
-        'news mock serve --port 4010',
+        'news mock serve --port 0',
         'news mock serve --port 0 --publish-rate 60 --time-scale 0.1',
-        'news search --base-url http://127.0.0.1:4010 --api-key api_test_mock_basic',
+        'news mock serve --port 0 --fail-rate 0.1 --seed 3 --latency 200',
       ],
       async run(input, runtime) {
         const o = input.options;

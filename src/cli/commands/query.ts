@@ -3,6 +3,7 @@ import { exportList } from '../single-record.js';
 
 export const query: CommandSpec = {
   name: 'query',
+  group: 'tools',
   summary: 'check a --query offline (tree or error with its code), list its fields',
   description:
     'The grammar, fields and limits: `news query fields`, and QUERY-LANGUAGE.md in the documentation. Nothing here talks to the API.',
@@ -13,6 +14,7 @@ export const query: CommandSpec = {
       args: [{ name: 'text', description: 'the query, quoted for the shell' }],
       examples: [
         `news query check 'title:"interest rates"~5 AND {{entity.name:Tesla AND entity.sentiment.polarity:negative}}'`,
+        "news query check 'language.code:(en OR fr) AND read_time:[3 TO 10]'",
       ],
       async run(input, runtime) {
         const { describeQuery, parseQuery, printQuery } = await import(
@@ -29,6 +31,7 @@ export const query: CommandSpec = {
     {
       name: 'fields',
       summary: 'the fields a query can use, with their types and values',
+      examples: ['news query fields', 'news query fields -f csv'],
       async run(_input, runtime) {
         const { queryFields } = await import('../../params/query/index.js');
         const rows = queryFields().map((f) => ({

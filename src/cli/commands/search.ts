@@ -8,6 +8,7 @@ import { RESOLVE_OPTION, resolveNames } from '../resolve-names.js';
 
 export const search: CommandSpec = {
   name: 'search',
+  group: 'search',
   summary: 'search all articles (POST /v1/news/everything)',
   params: SEARCH_PARAMS,
   paging: true,

@@ -9,13 +9,14 @@ const STORY_PARAMS = SEARCH_PARAMS.filter((d) => d.name !== 'prompt');
 
 export const story: CommandSpec = {
   name: 'story',
+  group: 'search',
   summary: 'articles of the story an article belongs to (POST /v1/news/story/ID)',
   args: [{ name: 'id', description: 'the id of an article in the story' }],
   params: STORY_PARAMS,
   paging: true,
   raw: true,
   options: CRON_OPTIONS,
-  examples: ['news story 123456', 'news story 123456 --language-code en --all -f jsonl'],
+  examples: ['news story 500000002', 'news story 500000002 --language-code en --all -f jsonl'],
   run: withRunLog('story', (input, runtime) =>
     runArticleFeed(
       input,

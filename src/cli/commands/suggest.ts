@@ -1,5 +1,6 @@
 import type { ApiRecord } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
+import { harvestSuggestions, rememberValues } from '../completion/cache.js';
 import { chooseFormat } from '../export-pages.js';
 import { exportList } from '../single-record.js';
 
@@ -34,6 +35,7 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
     options: [{ flags: '--ids', description: 'print only the ids, one per line (for scripts)' }],
     examples: [
       `news suggest ${kind} ${kind === 'topics' ? 'econ' : kind === 'entities' ? 'tesl' : 'bank'}`,
+      `news suggest ${kind} ${kind === 'topics' ? 'sci' : kind === 'entities' ? 'fed' : 'tech'} --ids`,
     ],
     async run(input, runtime) {
       const spec = {
@@ -46,6 +48,7 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
       const items = (Array.isArray(response.body) ? response.body : []).filter(
         (i): i is ApiRecord => typeof i === 'object' && i !== null,
       );
+      await rememberValues(runtime.io.env, harvestSuggestions(kind, items));
       if (input.options['ids'] === true) {
         return runtime.write(items.map((i) => `${String(i['id'])}\n`).join(''));
       }
@@ -61,6 +64,7 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
 
 export const suggest: CommandSpec = {
   name: 'suggest',
+  group: 'directories',
   summary: 'typeahead for entities, categories, topics and industries (GET /v1/suggest/…)',
   description:
     'Finds ids for --entity-id, --category-id, --topic-id and --industry-id, and the exact spelling of names.',

@@ -10,6 +10,7 @@ const byName = new Map(TRENDS_PARAMS.map((d) => [d.name, d]));
 
 export const trends: CommandSpec = {
   name: 'trends',
+  group: 'search',
   summary: 'trending sources, categories, topics, industries or entities (POST /v1/news/trends)',
   description: `--field is required: ${TREND_FIELDS.join(', ')} (up to 5, comma-separated). On a terminal the counts and growth are drawn as a chart; -f exports the trend items.`,
   params: TRENDS_PARAMS,

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * Build step after tsc: bundles the CLI that dist/cli/main.js starts into
+ * dist/bundle/ (ESM, code-split, so modules imported with import() stay
+ * separate chunks, loaded only when a command needs them). Start-up is module
+ * loading more than running (docs/COMPLETION.md, "Start-up"): one file instead of ~90 saves
+ * most of it. bin/news.js uses the bundle when it is there, dist/cli otherwise.
+ *
+ * Modules find files beside them through import.meta.url (package.json, the
+ * fixtures, the worker threads' script): each module's import.meta.url is
+ * rewritten to its original place under dist/, relative to the bundle, so
+ * those paths hold wherever the package is installed.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/bundle`;
+
+const keepMetaUrl = {
+  name: 'original-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      // Chunks land in outdir itself, so the path is relative to outdir.
+      const rel = relative(outdir, args.path).split('\\').join('/');
+      return {
+        contents: source.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(rel)}, import.meta.url).href`,
+        ),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+await build({
+  entryPoints: { main: `${root}dist/cli/main.js` },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Dependencies stay in node_modules: they are loaded lazily and some ship native or wasm parts.
+  packages: 'external',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  chunkNames: 'chunk-[hash]',
+  plugins: [keepMetaUrl],
+  logLevel: 'warning',
+});
+console.log(`bundled ${relative(root, dirname(`${outdir}/main.js`))}/main.js`);

@@ -1,0 +1,210 @@
+/**
+ * Answers one completion request: the words after `news` (the last one being
+ * the word under the cursor) → candidates and a cobra directive. Pure but for
+ * reading the completion cache and the config file's profile names, both
+ * local: nothing here touches the network or loads the program.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { cachedValues } from './cache.js';
+import {
+  type Choice,
+  type Completion,
+  type CompletionTree,
+  DIRECTIVE,
+  type TreeCommand,
+  type TreeOption,
+  type ValueSource,
+} from './types.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const none = (directive: number = DIRECTIVE.noFileComp): Completion => ({ items: [], directive });
+
+function findOption(path: readonly TreeCommand[], name: string): TreeOption | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const found = path[i]?.options.find((o) => o.names.includes(name));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * config-file.ts's configPath, restated so the Tab path does not load the
+ * config module and its error classes; a test checks the two agree.
+ */
+export function configFile(env: Env): string {
+  const base = env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config');
+  return join(base, 'news', 'config.json');
+}
+
+function profileNames(env: Env): Choice[] {
+  try {
+    const parsed = JSON.parse(readFileSync(configFile(env), 'utf8')) as { profiles?: unknown };
+    const profiles = parsed.profiles;
+    if (typeof profiles !== 'object' || profiles === null) return [];
+    return Object.keys(profiles).map((name) => [name, 'profile']);
+  } catch {
+    return [];
+  }
+}
+
+const QUERY_OPERATORS = ['AND', 'OR', 'NOT'];
+
+/** `--query` text: field names (with their `:`) for the last word, values after `field:`. */
+function completeQuery(tree: CompletionTree, cur: string): Completion {
+  const match = /(^|[\s(){}"'+!-])([A-Za-z_][\w.]*)?(?::([^\s(){}":]*))?$/.exec(cur);
+  if (!match) return none();
+  const head = cur.slice(0, match.index + (match[1]?.length ?? 0));
+  const word = match[2] ?? '';
+  const value = match[3];
+  if (value !== undefined) {
+    const field = tree.queryFields.find((f) => f.name === word);
+    const items = (field?.values ?? [])
+      .filter((v) => v.startsWith(value))
+      .map((v): Choice => [`${head}${word}:${v}`, '']);
+    return { items, directive: DIRECTIVE.noSpace | DIRECTIVE.noFileComp };
+  }
+  const items: Choice[] = [];
+  for (const field of tree.queryFields) {
+    if (field.name.startsWith(word)) items.push([`${head}${field.name}:`, 'field']);
+  }
+  for (const op of QUERY_OPERATORS) {
+    if (word !== '' && op.startsWith(word)) items.push([`${head}${op} `, 'operator']);
+  }
+  return { items, directive: DIRECTIVE.noSpace | DIRECTIVE.noFileComp };
+}
+
+/** The values of an option or argument that start with what was typed. */
+function completeValue(
+  tree: CompletionTree,
+  source: ValueSource | undefined,
+  cur: string,
+  env: Env,
+): Completion {
+  if (source === undefined) return none();
+  if (source.hint === 'file') return { items: [], directive: DIRECTIVE.default };
+  if (source.hint === 'query') return completeQuery(tree, cur);
+  const comma = source.list ? cur.lastIndexOf(',') : -1;
+  const head = cur.slice(0, comma + 1);
+  const typed = cur.slice(comma + 1);
+  const given = new Set(head.split(',').filter(Boolean));
+  const pool: Choice[] = [...(source.choices ?? [])];
+  if (source.hint === 'fields') pool.push(...tree.fields);
+  if (source.hint === 'profile') pool.push(...profileNames(env));
+  if (source.hint?.startsWith('cache:')) pool.push(...cachedValues(env, source.hint.slice(6)));
+  const lower = typed.toLowerCase();
+  const seen = new Set<string>();
+  const items: Choice[] = [];
+  for (const [value, description] of pool) {
+    if (seen.has(value) || given.has(value)) continue;
+    if (!value.toLowerCase().startsWith(lower)) continue;
+    seen.add(value);
+    items.push([`${head}${value}`, description]);
+  }
+  const open = source.list || (source.prefixes && items.some(([v]) => v.endsWith(':')));
+  return {
+    items,
+    directive: DIRECTIVE.noFileComp | (open ? DIRECTIVE.noSpace : 0),
+  };
+}
+
+function optionCandidates(path: readonly TreeCommand[], cur: string, used: Set<string>): Choice[] {
+  const items: Choice[] = [];
+  const seen = new Set<string>();
+  // The command's own flags first, then what its parents (the global options) add.
+  for (let i = path.length - 1; i >= 0; i--) {
+    for (const option of path[i]?.options ?? []) {
+      if (!option.repeatable && option.names.some((n) => used.has(n))) continue;
+      for (const name of option.names) {
+        if (seen.has(name) || !name.startsWith(cur)) continue;
+        // `-` alone offers both spellings; `--x` only long ones.
+        if (cur.startsWith('--') && !name.startsWith('--')) continue;
+        seen.add(name);
+        items.push([name, option.description]);
+      }
+    }
+  }
+  return items;
+}
+
+/** Completes `words` (after `news`; the last is the word being typed, maybe empty). */
+export function complete(tree: CompletionTree, words: readonly string[], env: Env): Completion {
+  const cur = words.at(-1) ?? '';
+  const path: TreeCommand[] = [tree.root];
+  let command = tree.root;
+  let positionals = 0;
+  let afterDashes = false;
+  let pending: TreeOption | undefined;
+  const used = new Set<string>();
+
+  for (const word of words.slice(0, -1)) {
+    if (pending) {
+      const optional = pending.value === 'optional';
+      pending = undefined;
+      if (!(optional && word.startsWith('-'))) continue;
+    }
+    if (!afterDashes && word === '--') {
+      afterDashes = true;
+      continue;
+    }
+    if (!afterDashes && word.startsWith('-') && word.length > 1) {
+      const eq = word.startsWith('--') ? word.indexOf('=') : -1;
+      const option = findOption(path, eq > 0 ? word.slice(0, eq) : word);
+      if (option) {
+        for (const name of option.names) used.add(name);
+        if (option.value !== 'none' && eq < 0) pending = option;
+      }
+      continue;
+    }
+    const sub = positionals === 0 ? command.commands.find((c) => c.name === word) : undefined;
+    if (sub) {
+      command = sub;
+      path.push(sub);
+      continue;
+    }
+    positionals += 1;
+  }
+
+  if (pending && !(pending.value === 'optional' && cur.startsWith('-'))) {
+    return completeValue(tree, pending.values, cur, env);
+  }
+  if (!afterDashes && cur.startsWith('--') && cur.includes('=')) {
+    const eq = cur.indexOf('=');
+    const option = findOption(path, cur.slice(0, eq));
+    if (!option || option.value === 'none') return none();
+    const answer = completeValue(tree, option.values, cur.slice(eq + 1), env);
+    const prefix = cur.slice(0, eq + 1);
+    return { ...answer, items: answer.items.map(([v, d]) => [`${prefix}${v}`, d]) };
+  }
+  if (!afterDashes && cur.startsWith('-')) {
+    return { items: optionCandidates(path, cur, used), directive: DIRECTIVE.noFileComp };
+  }
+
+  const items: Choice[] = [];
+  if (positionals === 0) {
+    for (const sub of command.commands)
+      if (sub.name.startsWith(cur)) items.push([sub.name, sub.description]);
+  }
+  const args = command.args;
+  const last = args.at(-1);
+  const arg = positionals < args.length ? args[positionals] : last?.variadic ? last : undefined;
+  if (arg?.values) {
+    const answer = completeValue(tree, arg.values, cur, env);
+    if (items.length === 0) return answer;
+    return {
+      items: [...items, ...answer.items],
+      directive: answer.directive | DIRECTIVE.noFileComp,
+    };
+  }
+  return { items, directive: DIRECTIVE.noFileComp };
+}
+
+/** The cobra wire format: one `value<TAB>description` per line, then `:directive`. */
+export function formatCompletion(answer: Completion): string {
+  const lines = answer.items.map(([value, description]) =>
+    description ? `${value}\t${description.replace(/\s+/g, ' ')}` : value,
+  );
+  return `${[...lines, `:${answer.directive}`].join('\n')}\n`;
+}

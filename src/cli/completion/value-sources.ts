@@ -1,0 +1,123 @@
+/**
+ * Where the values of each flag come from, derived from the data that declares
+ * the flag: the parameter table (enums, lists, id shapes), an OptionSpec's
+ * `choices`/`complete`, or, for options declared before those fields existed,
+ * an `a|b|c` list in the description and a `<file>` placeholder.
+ * program.ts attaches the result to each commander Option or Argument; the
+ * completion tree reads it back.
+ */
+import type { ArgSpec, OptionSpec, ValueHint } from '../command-spec.js';
+import type { ParamDef } from '../../params/types.js';
+import { categoryChoices, countryChoices, languageChoices } from './fixed-values.js';
+import type { Choice, ValueSource } from './types.js';
+
+/** What declared a commander Option or Argument; its values are worked out only when asked. */
+export type ValueOrigin =
+  | { readonly param: ParamDef }
+  | { readonly option: OptionSpec }
+  | { readonly arg: ArgSpec }
+  | { readonly source: ValueSource };
+
+const origins = new WeakMap<object, ValueOrigin>();
+
+/**
+ * Remembers what declared `target`. Cheap on purpose: `news --help` builds the
+ * program, and the fixed lists are computed only when a completion tree is made.
+ */
+export function annotate<T extends object>(target: T, origin: ValueOrigin): T {
+  origins.set(target, origin);
+  return target;
+}
+
+export function sourceOf(target: object): ValueSource | undefined {
+  const origin = origins.get(target);
+  if (origin === undefined) return undefined;
+  if ('param' in origin) return paramSource(origin.param);
+  if ('option' in origin) return optionSource(origin.option);
+  if ('arg' in origin) return argSource(origin.arg);
+  return origin.source;
+}
+
+const plain = (values: readonly string[]): Choice[] => values.map((v) => [v, '']);
+
+/** `*.name` entity filters by the kind of entity they name. */
+const ENTITY_NAME =
+  /(?:^|\.)(person|organization|location|brand|disaster|disease|event|sport)\.name$/;
+
+/** An id-like parameter whose values the cache remembers (`ignore.` forms too). */
+const CACHED_IDS = [
+  'entity.id',
+  'category.id',
+  'topic.id',
+  'industry.id',
+  'source.domain',
+  'author.name',
+];
+
+let fixedLists: { languages: Choice[]; countries: Choice[]; categories: Choice[] } | undefined;
+function fixed() {
+  fixedLists ??= {
+    languages: languageChoices(),
+    countries: countryChoices(),
+    categories: categoryChoices(),
+  };
+  return fixedLists;
+}
+
+/** What completes a parameter flag, from its table entry. */
+export function paramSource(def: ParamDef): ValueSource | undefined {
+  const list = def.list !== undefined && def.list > 1;
+  const base = (extra: ValueSource): ValueSource => (list ? { ...extra, list: true } : extra);
+  const bare = def.name.replace(/^ignore\./, '');
+  if (def.completions) return base({ choices: plain(def.completions) });
+  if (def.enum) return base({ choices: plain(def.enum) });
+  if (def.type === 'flag')
+    return {
+      choices: [
+        ['1', 'yes'],
+        ['0', 'no'],
+      ],
+    };
+  if (bare === 'query') return { hint: 'query' };
+  if (bare === 'language.code') return base({ choices: fixed().languages });
+  if (bare === 'source.country.code') return base({ choices: fixed().countries });
+  if (bare === 'category.id')
+    return base({ choices: fixed().categories, prefixes: true, hint: 'cache:category.id' });
+  const entity = ENTITY_NAME.exec(bare);
+  if (entity) return base({ hint: `cache:name.${entity[1]}` });
+  if (CACHED_IDS.includes(bare)) return base({ hint: `cache:${bare}` });
+  return undefined;
+}
+
+/** `article|person|company` in a description: the values, when nothing says otherwise. */
+function choicesInText(text: string): string[] | undefined {
+  const match = /(?:^|[\s:(])([a-z0-9][\w.-]*(?:\|[a-z0-9][\w.-]*)+)(?=$|[\s,;)])/i.exec(text);
+  return match?.[1]?.split('|');
+}
+
+function fromHint(hint: ValueHint | undefined, choices: readonly string[] | undefined) {
+  if (choices) return { choices: plain(choices), ...(hint ? { hint } : {}) };
+  return hint ? { hint } : undefined;
+}
+
+/** What completes the value of an option declared in a command spec. */
+export function optionSource(option: OptionSpec): ValueSource | undefined {
+  const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
+  if (placeholder === undefined) return undefined;
+  const explicit = fromHint(option.complete, option.choices);
+  if (explicit) return explicit;
+  const inText = choicesInText(option.description);
+  if (inText) return { choices: plain(inText) };
+  if (/file|path|dir/i.test(placeholder)) return { hint: 'file' };
+  return undefined;
+}
+
+/** What completes a positional argument. */
+export function argSource(arg: ArgSpec): ValueSource | undefined {
+  const explicit = fromHint(arg.complete, arg.choices);
+  if (explicit) return explicit;
+  const inText = choicesInText(arg.description);
+  if (inText) return { choices: plain(inText) };
+  if (/^(file|path|dir)/i.test(arg.name)) return { hint: 'file' };
+  return undefined;
+}
