@@ -27,18 +27,11 @@ export const GROUP_TITLES: Readonly<Record<CommandGroup, string>> = {
   tools: 'tools',
 };
 
-/** Where commands merged without a `group` field belong; anything else is a tool. */
-const DEFAULT_GROUPS: Readonly<Record<string, CommandGroup>> = {
-  stream: 'live',
-  webhooks: 'live',
-  'fact-check': 'search',
-};
-
 /** The flags most runs use, shown first on every command that has them. */
 const COMMON = ['--format', '--output', '--fields', '--all', '--limit', '--dry-run', '--mock'];
 
 export function groupFor(command: Command, context: HelpContext): CommandGroup {
-  return context.groupOf(command) ?? DEFAULT_GROUPS[command.name()] ?? 'tools';
+  return context.groupOf(command) ?? 'tools';
 }
 
 /** A word longer than the width, cut after its `|` or `,` where it can be, else anywhere. */
@@ -146,7 +139,7 @@ function rootHelp(program: Command, helper: Help, context: HelpContext, width: n
     ...section('Global options (after any command):', paragraph(globals, width)),
     ...examples(context.examplesOf(program), width),
     ...wrap(
-      'More: news help COMMAND (or news COMMAND --help); news help commands | exit-codes | environment | formats | query',
+      'More: news help COMMAND; news help commands|exit-codes|environment|formats|query',
       width,
     ),
   ];

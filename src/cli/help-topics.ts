@@ -32,6 +32,7 @@ export const EXIT_MEANINGS: readonly (readonly [number, string])[] = [
   [EXIT.auth, 'authentication or permission (HTTP 401, 403)'],
   [EXIT.points, 'points exhausted or rate limit still hit after retries (HTTP 402, 429)'],
   [EXIT.network, 'network failure or timeout after retries'],
+  [EXIT.hangup, 'hung up (SIGHUP: the terminal or ssh session went away)'],
   [EXIT.interrupted, 'interrupted (Ctrl-C, SIGTERM)'],
 ];
 
@@ -47,6 +48,9 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
     'the completion cache is $XDG_CACHE_HOME/news/completion.json (default ~/.cache)',
   ],
   ['HOME', 'where ~/.config and ~/.cache are'],
+  ['NEWS_MAX_RESPONSE_MB', 'the largest response read, in MB (default 64), as --max-response-mb'],
+  ['NEWS_TABLE_STYLE', 'box: tables with lines around the cells (default: borderless)'],
+  ['NEWS_WEBHOOK_SECRET', 'the signing secret of webhooks verify and listen, as --secret'],
   ['NEWS_NO_COMPLETION_CACHE', '1: commands do not remember names and ids for shell completion'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings, in any case (https_proxy …)'],
   ['COLUMNS', 'the width of tables and help when stdout is not a terminal'],

@@ -1,3 +1,4 @@
+import { search as searchSpec } from '../../src/cli/commands/search.js';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,8 +196,9 @@ describe('drift: completion data and scripts follow the code', () => {
       '--all',
       '--limit',
       '--raw',
-      '--resolve',
       '--help',
+      // The command's own options (--resolve, the unattended-run flags, …), from its spec.
+      ...(searchSpec.options ?? []).map((o) => o.flags.split(/[ ,<[]/)[0] ?? ''),
     ];
     expect(new Set(flags)).toEqual(new Set(expected));
     // And each of them is a flag commander accepts: --dry-run shows it parsed, nothing unknown.

@@ -14,7 +14,7 @@ function withFile(content: unknown): { env: Record<string, string>; path: string
 describe('config values are checked with the rule of their flag', () => {
   it.each([
     ['format', 'yaml', /format must be one of json, jsonl/],
-    ['timeout', 'abc', /timeout must be a number of at least 0/],
+    ['timeout', 'abc', /timeout must be a number of seconds from 0.001 to 2147483/],
     ['retries', '1.5', /retries must be a whole number of at least 0/],
     ['auth', 'cookie', /auth must be one of header, bearer, query/],
     ['base-url', 'not a url', /base-url must be an absolute URL/],

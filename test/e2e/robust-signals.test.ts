@@ -39,7 +39,10 @@ async function midExport(dir: string) {
       'search',
       '--base-url',
       server.url,
-      '--all',
+      // --limit, not --all: an `--all -o` export spools to a checkpoint for
+      // --resume instead (test/cli/cron/resume.test.ts); this is the atomic path.
+      '--limit',
+      '1000',
       '-o',
       out,
       '--retries',

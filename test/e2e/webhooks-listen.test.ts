@@ -15,7 +15,8 @@ describe('news webhooks listen --mock (built binary)', () => {
       env,
     );
     const deadline = Date.now() + 30_000;
-    while (run.stdout().split('\n').length < 4) {
+    // Complete lines only: the URL, then at least three articles.
+    while (run.stdout().split('\n').length - 1 < 4) {
       if (Date.now() > deadline || run.child.exitCode !== null)
         throw new Error(`no deliveries; stderr: ${run.stderr()}`);
       await new Promise((r) => setTimeout(r, 25));

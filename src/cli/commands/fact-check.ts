@@ -25,6 +25,7 @@ function row(claim: ApiRecord): ApiRecord {
 
 export const factCheck: CommandSpec = {
   name: 'fact-check',
+  group: 'search',
   summary: 'verdicts on the claims of an article, a text or one claim (POST /v1/fact-check)',
   description:
     'Give exactly one of --id, --text or --claim. Each claim is a record (verdict, confidence, explanation, evidence); the summary goes to stderr. Not on the Free plan.',

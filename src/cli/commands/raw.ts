@@ -7,6 +7,7 @@ const byName = new Map(RAW_PARAMS.map((d) => [d.name, d]));
 
 export const raw: CommandSpec = {
   name: 'raw',
+  group: 'search',
   summary: 'raw articles before parsing and enrichment, the last day only (POST /v1/news/raw)',
   description:
     'The discovery stage’s staging feed: title, link, dates, description, body, author, keywords and source; no language, categories, entities or sentiment. Rows expire within about a day.',
