@@ -10,9 +10,10 @@
  *           error {error: <envelope>}, pong
  *   client: ping → pong; resume {last_event_id} → the replay, as Last-Event-ID.
  * Delivery starts at the client's first frame (a `resume`, or anything else)
- * or after RESUME_GRACE_MS: a client that reconnects sends `resume` at once,
- * and the replay must come before any live article, in indexing order. What
- * is indexed during the wait is sent when delivery starts.
+ * or after the resume grace (resumeGraceWallMs): a client that reconnects
+ * sends `resume` at once, and the replay must come before any live article,
+ * in indexing order. What is indexed during the wait is sent when delivery
+ * starts.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -38,8 +39,21 @@ import { streamRequest } from './stream-request.js';
 import type { StreamSessions } from './stream-sessions.js';
 
 export const WS_PATH = '/v1/news/ws';
-/** Mock milliseconds a new socket waits for a `resume` before going live. */
+/** How long a new socket waits for the client's first frame before going live: 1 s, and at least 1 mock second. */
 export const RESUME_GRACE_MS = 1000;
+
+/**
+ * The resume grace in wall-clock milliseconds. The client's `resume` crosses
+ * a real network and a real event loop, which the time scale does not speed
+ * up: scaled like the mock's timers, the grace was 1 ms at `--time-scale
+ * 0.001`, shorter than the round trip, so a socket often went live before
+ * its `resume` came; a live batch then went out first and a drop-after-N cut
+ * the socket before the replay, and every article in between was lost. So
+ * the time scale may lengthen the grace (a slow mock) but never shortens it.
+ */
+export function resumeGraceWallMs(timeScale: number): number {
+  return RESUME_GRACE_MS * Math.max(1, timeScale);
+}
 
 export interface WsDeps {
   accounts: Accounts;
@@ -208,7 +222,10 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
         session_id: feed.session.id,
         retry: Math.max(1, Math.round(RETRY_MS * clock.timeScale)),
       });
-      grace = clock.setTimeout(() => startOnce({ position }), RESUME_GRACE_MS);
+      grace = clock.setTimeout(
+        () => startOnce({ position }),
+        resumeGraceWallMs(clock.timeScale) / clock.timeScale,
+      );
     });
   };
 

@@ -332,7 +332,7 @@ describe('news stream: output', () => {
       { tty: 100 },
     );
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/│ published .*│ title/);
+    expect(result.stdout).toMatch(/^published +source +.*title/m);
     expect(result.stdout).toContain('tablerow first');
     expect(result.stdout).toContain('tablerow second');
   });

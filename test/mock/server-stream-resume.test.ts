@@ -9,6 +9,7 @@ import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { MockServer } from '../../src/mock/server.js';
+import { RESUME_GRACE_MS, resumeGraceWallMs } from '../../src/mock/stream-ws.js';
 import { call, startTestServer } from './server-helpers.js';
 
 let server: MockServer;
@@ -139,6 +140,72 @@ describe('mock WebSocket at /v1/news/ws, read by a plain ws client', () => {
       ]);
     } finally {
       socket.close();
+    }
+  });
+
+  it('waits for a resume that comes late (a real round trip, whatever the time scale): replay first, nothing lost', async () => {
+    // At time scale 0.001 one mock second is 1 ms: the grace must not shrink with it.
+    expect(resumeGraceWallMs(0.001)).toBe(RESUME_GRACE_MS);
+    expect(resumeGraceWallMs(2)).toBe(2 * RESUME_GRACE_MS);
+    const ids = await post(['lateresume a', 'lateresume b', 'lateresume c']);
+    const { socket, frames } = await open('?title=lateresume&api_key=api_live_mock_pro', {
+      'x-mock-scenario': 'drop-after-3',
+    });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    try {
+      await until(() => frames.some((f) => f['type'] === 'connected'), 'connected');
+      // Indexed while the client is still on its way with the resume (50 mock
+      // seconds here): held back, or the cut after 3 events would come before
+      // the replay and lose it.
+      const [live] = await post(['lateresume live']);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(frames.filter((f) => f['type'] === 'article').map((f) => f['id'])).toEqual([]);
+      socket.send(JSON.stringify({ type: 'resume', last_event_id: String(ids[0]) }));
+      await closed;
+      expect(frames.filter((f) => f['type'] === 'article').map((f) => f['id'])).toEqual([
+        ids[1],
+        ids[2],
+        live,
+      ]);
+    } finally {
+      socket.terminate();
+    }
+  });
+
+  it('opens a full new session after one reached its lifetime (ER0362): replay, then live', async () => {
+    const key = 'api_live_mock_pro';
+    const first = await open('?title=lifetimews', { 'x-api-key': key });
+    const firstClosed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));
+    first.socket.send(JSON.stringify({ type: 'ping' }));
+    const [one] = await post(['lifetimews one']);
+    await until(() => first.frames.some((f) => f['type'] === 'article'), 'the first article');
+    // 60 mock minutes: 3.6 s here.
+    await firstClosed;
+    const ended = first.frames.find((f) => f['type'] === 'error') as
+      | { error: { errors: { code: string }[] } }
+      | undefined;
+    expect(ended?.error.errors[0]?.code).toBe('ER0362');
+
+    const [two] = await post(['lifetimews two']);
+    const second = await open('?title=lifetimews', { 'x-api-key': key });
+    try {
+      await until(() => second.frames.some((f) => f['type'] === 'connected'), 'connected');
+      second.socket.send(JSON.stringify({ type: 'resume', last_event_id: String(one) }));
+      await until(() => second.frames.some((f) => f['type'] === 'article'), 'the replay');
+      const [three] = await post(['lifetimews three']);
+      await until(
+        () => second.frames.filter((f) => f['type'] === 'article').length >= 2,
+        'the live article',
+      );
+      expect(second.frames.filter((f) => f['type'] === 'article').map((f) => f['id'])).toEqual([
+        two,
+        three,
+      ]);
+      // The new session has a lifetime of its own: still open, no error.
+      expect(second.frames.some((f) => f['type'] === 'error')).toBe(false);
+      expect(second.socket.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      second.socket.close();
     }
   });
 
