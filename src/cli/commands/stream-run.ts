@@ -4,9 +4,9 @@
  * writes them as they arrive (src/output/live-export.ts). Loaded with
  * import() when the command runs.
  *
- * Plug points for unattended runs (`--state`, another module): `lastEventId`
- * starts the stream after a saved id, and `onWritten` is called after each
- * batch has reached the output, with the id of its last article.
+ * `--state FILE` (src/cli/cron/stream-state.ts) starts the stream after the
+ * saved id and moves it after each batch has reached the output. The hooks
+ * do the same for callers that keep their own record.
  */
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { StreamTransport } from '../../api/stream-types.js';
@@ -31,6 +31,9 @@ export interface StreamOptions {
   lastEventId: string | undefined;
   headers: Record<string, string>;
   publishRate: number | undefined;
+  /** `--state FILE`: start where the last run stopped, remember where this one does. */
+  stateFile: string | undefined;
+  stateReset: boolean;
 }
 
 export interface StreamHooks {
@@ -123,7 +126,26 @@ export function parseStreamOptions(options: Readonly<Record<string, unknown>>): 
   const lastEventId =
     options['lastEventId'] === undefined ? undefined : String(options['lastEventId']).trim();
   if (lastEventId === '') throw new UsageError('--last-event-id must not be empty');
-  return { transport, maxEvents, durationMs, maxAge, lastEventId, headers, publishRate };
+  const stateFile = options['state'] === undefined ? undefined : String(options['state']);
+  const stateReset = options['stateReset'] === true;
+  if (stateFile !== undefined && lastEventId !== undefined) {
+    throw new UsageError('--state and --last-event-id do not go together', {
+      hint: 'the state file holds the id to resume after; --state-reset starts it afresh',
+    });
+  }
+  if (stateReset && stateFile === undefined)
+    throw new UsageError('--state-reset needs --state FILE');
+  return {
+    transport,
+    maxEvents,
+    durationMs,
+    maxAge,
+    lastEventId,
+    headers,
+    publishRate,
+    stateFile,
+    stateReset,
+  };
 }
 
 /** The request: the filters as query parameters, in table order, plus `stream.max_age`. */
@@ -176,106 +198,130 @@ export async function runStream(
   }
   const client = await runtime.client();
   const prepared = client.prepare(spec);
-  const transportOptions = {
-    connectTimeoutMs: runtime.settings.timeoutMs,
-    env: runtime.io.env,
-  };
-  const transport: StreamTransport =
-    options.transport === 'ws'
-      ? new (await import('../../api/stream-ws.js')).WsTransport(transportOptions)
-      : new (await import('../../api/stream-sse.js')).SseTransport(transportOptions);
-  const { StreamSession } = await import('../../api/stream-session.js');
-
-  // Ctrl-C and --duration both stop the session; only Ctrl-C is an interruption.
-  const stop = new AbortController();
-  const onInterrupt = (): void => stop.abort(runtime.signal.reason);
-  runtime.signal.addEventListener('abort', onInterrupt, { once: true });
-  let timeUp = false;
-  const timer =
-    options.durationMs === undefined
+  const state =
+    options.stateFile === undefined
       ? undefined
-      : setTimeout(() => {
-          timeUp = true;
-          stop.abort(new Error('duration reached'));
-        }, options.durationMs);
-
-  const session = new StreamSession({
-    transport,
-    url: prepared.url,
-    headers: { ...prepared.headers, ...options.headers },
-    lastEventId: hooks.lastEventId ?? options.lastEventId,
-    maxFailures: runtime.settings.retries,
-    signal: stop.signal,
-    apiKey: runtime.settings.apiKey,
-    onOpen: ({ sessionId }) =>
-      runtime.report.debug(`stream open${sessionId ? `: session ${sessionId}` : ''}`),
-    onReconnect: (r) =>
-      runtime.report.debug(
-        `reconnecting in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})${r.lastEventId ? `, after id ${r.lastEventId}` : ''}`,
-      ),
-  });
-
-  const { settings, io } = runtime;
-  const out = await openLiveExport({
-    format,
-    output: settings.output,
-    stdout: io.stdout,
-    stdoutIsTTY: io.stdout.isTTY === true,
-    kind: 'article',
-    fields: settings.fields,
-    sanitize: settings.sanitize,
-    terminalWidth: io.stdout.columns,
-    title: 'news stream',
-    warn: (m) => runtime.report.warn(m),
-  });
-  let written = 0;
+      : await (await import('../cron/stream-state.js')).openStreamState(
+          options.stateFile,
+          spec,
+          options.stateReset,
+          () => runtime.io.now(),
+        );
   try {
-    for await (const batch of session) {
-      const take =
-        options.maxEvents === undefined ? batch : batch.slice(0, options.maxEvents - written);
-      if (out.takesLines && take.every((a) => a.json !== undefined)) {
-        // The text as received: no second JSON.stringify of every article.
-        let text = '';
-        for (const a of take) text += `${a.json}\n`;
-        await out.writeLines(text, take.length);
-      } else await out.write(take.map((a) => a.article));
-      written += take.length;
-      if (out.broken) break;
-      const last = take[take.length - 1];
-      if (last !== undefined) await hooks.onWritten?.(last.id, take.length);
-      if (options.maxEvents !== undefined && written >= options.maxEvents) break;
-    }
-  } catch (error) {
-    const ended = error instanceof InterruptedError && timeUp && !runtime.signal.aborted;
-    if (!ended) {
-      // What arrived stays: a live output keeps its records, a finite one is completed.
-      if (error instanceof InterruptedError || runtime.signal.aborted) {
-        await out.finish().catch(() => out.abort());
-        throw new InterruptedError('interrupted');
+    const transportOptions = {
+      connectTimeoutMs: runtime.settings.timeoutMs,
+      env: runtime.io.env,
+    };
+    const transport: StreamTransport =
+      options.transport === 'ws'
+        ? new (await import('../../api/stream-ws.js')).WsTransport(transportOptions)
+        : new (await import('../../api/stream-sse.js')).SseTransport(transportOptions);
+    const { StreamSession } = await import('../../api/stream-session.js');
+
+    // Ctrl-C and --duration both stop the session; only Ctrl-C is an interruption.
+    const stop = new AbortController();
+    const onInterrupt = (): void => stop.abort(runtime.signal.reason);
+    runtime.signal.addEventListener('abort', onInterrupt, { once: true });
+    let timeUp = false;
+    const timer =
+      options.durationMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timeUp = true;
+            stop.abort(new Error('duration reached'));
+          }, options.durationMs);
+
+    const session = new StreamSession({
+      transport,
+      url: prepared.url,
+      headers: { ...prepared.headers, ...options.headers },
+      lastEventId: hooks.lastEventId ?? state?.lastEventId ?? options.lastEventId,
+      maxFailures: runtime.settings.retries,
+      signal: stop.signal,
+      apiKey: runtime.settings.apiKey,
+      onOpen: ({ sessionId }) =>
+        runtime.report.debug(`stream open${sessionId ? `: session ${sessionId}` : ''}`),
+      onReconnect: (r) =>
+        runtime.report.debug(
+          `reconnecting in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})${r.lastEventId ? `, after id ${r.lastEventId}` : ''}`,
+        ),
+    });
+
+    const { settings, io } = runtime;
+    const out = await openLiveExport({
+      format,
+      output: settings.output,
+      stdout: io.stdout,
+      stdoutIsTTY: io.stdout.isTTY === true,
+      kind: 'article',
+      fields: settings.fields,
+      sanitize: settings.sanitize,
+      terminalWidth: io.stdout.columns,
+      title: 'news stream',
+      warn: (m) => runtime.report.warn(m),
+    });
+    let written = 0;
+    let lastId: string | undefined;
+    try {
+      for await (const batch of session) {
+        const take =
+          options.maxEvents === undefined ? batch : batch.slice(0, options.maxEvents - written);
+        if (out.takesLines && take.every((a) => a.json !== undefined)) {
+          // The text as received: no second JSON.stringify of every article.
+          let text = '';
+          for (const a of take) text += `${a.json}\n`;
+          await out.writeLines(text, take.length);
+        } else await out.write(take.map((a) => a.article));
+        written += take.length;
+        if (out.broken) break;
+        const last = take[take.length - 1];
+        if (last !== undefined) {
+          lastId = last.id;
+          // A file written at the end (parquet, xlsx…) holds nothing until finish().
+          if (out.live) await state?.written(last.id, take.length);
+          await hooks.onWritten?.(last.id, take.length);
+        }
+        if (options.maxEvents !== undefined && written >= options.maxEvents) break;
       }
-      if (out.live) await out.finish().catch(() => out.abort());
-      else await out.abort();
-      throw error;
+    } catch (error) {
+      const ended = error instanceof InterruptedError && timeUp && !runtime.signal.aborted;
+      if (!ended) {
+        // What arrived stays: a live output keeps its records, a finite one is completed.
+        if (error instanceof InterruptedError || runtime.signal.aborted) {
+          const finished = await out.finish().then(
+            () => true,
+            () => out.abort().then(() => false),
+          );
+          if (finished && !out.live && lastId !== undefined) await state?.written(lastId, written);
+          throw new InterruptedError('interrupted');
+        }
+        if (out.live) await out.finish().catch(() => out.abort());
+        else await out.abort();
+        throw error;
+      }
+    } finally {
+      clearTimeout(timer);
+      runtime.signal.removeEventListener('abort', onInterrupt);
+      await transport.close().catch(() => undefined);
     }
+    if (out.broken) {
+      runtime.stdoutClosed = true;
+      await out.abort();
+      return;
+    }
+    const { path } = await out.finish();
+    if (!out.live && lastId !== undefined) await state?.written(lastId, written);
+    if (session.end?.reason === 'closed') {
+      runtime.report.notice(
+        `the stream session was closed on purpose (ER0364): ${session.end.message}`,
+      );
+    }
+    if (session.duplicates > 0) {
+      runtime.report.debug(`${session.duplicates} replayed articles were already written; skipped`);
+    }
+    if (path !== undefined) runtime.report.notice(`wrote ${written} articles to ${path}`);
+    else runtime.report.debug(`${written} articles, ${session.reconnects} reconnects`);
   } finally {
-    clearTimeout(timer);
-    runtime.signal.removeEventListener('abort', onInterrupt);
-    await transport.close().catch(() => undefined);
+    await state?.close();
   }
-  if (out.broken) {
-    runtime.stdoutClosed = true;
-    await out.abort();
-    return;
-  }
-  const { path } = await out.finish();
-  if (session.end?.reason === 'closed') {
-    runtime.report.notice(
-      `the stream session was closed on purpose (ER0364): ${session.end.message}`,
-    );
-  }
-  if (session.duplicates > 0) {
-    runtime.report.debug(`${session.duplicates} replayed articles were already written; skipped`);
-  }
-  if (path !== undefined) runtime.report.notice(`wrote ${written} articles to ${path}`);
-  else runtime.report.debug(`${written} articles, ${session.reconnects} reconnects`);
 }
