@@ -14,10 +14,13 @@
  *   compared with numbers masked (points and counts depend on the data).
  *
  * Each example runs in-process (runCli) with `--mock` added, in a scratch
- * directory holding the input files the docs name (saved.jsonl …); the
+ * directory holding the input files the docs name (saved.jsonl, body.json …),
+ * with the shell variables the docs name ($SECRET, $T, $SIG: a delivery
+ * signed here) expanded; a line ending in `\` goes on on the next one. The
  * examples of one file share one config home, so `config set … --profile
  * test` followed by `--profile test search` works as the text reads.
  */
+import { createHmac } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +47,28 @@ const SKIP: readonly [string, string][] = [
   ['news stream', 'a stream without --max-events runs until interrupted'],
   ['news webhooks listen', 'a listener runs until interrupted'],
 ];
+
+/** What the `webhooks verify` examples check: a delivery body, signed with SECRET. */
+const SECRET = 'whsec_docs_examples';
+const BODY = `${JSON.stringify({
+  event: 'articles.new',
+  webhook_id: 1,
+  articles: [{ id: 500000002, title: 'Rate cut expected' }],
+})}\n`;
+
+/** The shell variables the examples use, as a reader would have set them; T signed now. */
+function shellVariables(): Record<string, string> {
+  const t = String(Math.floor(Date.now() / 1000));
+  const hex = createHmac('sha256', SECRET).update(`${t}.${BODY}`).digest('hex');
+  return { SECRET, T: t, SIG: `sha256=${hex}` };
+}
+
+/** `$NAME` of a known variable replaced by its value, outside single quotes. */
+function expand(command: string, variables: Record<string, string>): string {
+  return command.replace(/'[^']*'|\$([A-Z_][A-Z0-9_]*)/g, (match, name: string | undefined) =>
+    name !== undefined && name in variables ? variables[name]! : match,
+  );
+}
 
 interface Example {
   readonly file: string;
@@ -92,10 +117,16 @@ function examplesOf(file: string): Example[] {
       continue;
     }
     const trimmed = raw.trim();
+    const first = i;
     const transcript = trimmed.startsWith('$ ');
     // `news …`, or with environment assignments first (`COLUMNS=100 news …`).
     if (!/^(\$ )?([A-Z_]+=\S+ )*news /.test(trimmed)) continue;
-    const [command, comment] = splitComment(trimmed.replace(/^\$ /, ''));
+    // A line continued with `\` is one command.
+    let full = trimmed;
+    while (full.endsWith('\\') && i + 1 < lines.length) {
+      full = `${full.slice(0, -1).trimEnd()} ${lines[++i]!.trim()}`;
+    }
+    const [command, comment] = splitComment(full.replace(/^\$ /, ''));
     const shown: string[] = [];
     if (transcript) {
       for (let j = i + 1; j < lines.length; j++) {
@@ -104,7 +135,7 @@ function examplesOf(file: string): Example[] {
         shown.push(next);
       }
     }
-    out.push({ file, line: i + 1, command, comment, shown });
+    out.push({ file, line: first + 1, command, comment, shown });
   }
   return out;
 }
@@ -206,6 +237,7 @@ beforeAll(async () => {
   writeFileSync(join(scratch, 'saved.jsonl.gz'), gzipSync(saved.stdout));
   const json = await runCli(['search', '--mock', '--limit', '20', '-f', 'json']);
   writeFileSync(join(scratch, 'saved.json'), json.stdout);
+  writeFileSync(join(scratch, 'body.json'), BODY);
   process.chdir(scratch);
 }, 60_000);
 afterAll(() => process.chdir(startDir));
@@ -223,7 +255,7 @@ describe.each(FILES)('examples in %s', (file) => {
     '%s',
     async (_name, example) => {
       // `> file` sends stdout away: the output is still captured, only the file is not written.
-      const [pipeline] = example.command.split(/\s>\s/);
+      const [pipeline] = expand(example.command, shellVariables()).split(/\s>\s/);
       let stdin: string | undefined;
       let last = { code: 0, stdout: '', stderr: '' };
       for (const stage of stages(pipeline!)) {

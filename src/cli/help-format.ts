@@ -156,10 +156,11 @@ function commandHelp(
   width: number,
 ): string[] {
   const own = helper.visibleOptions(command);
-  const globals: Option[] = [];
-  for (let parent = command.parent; parent; parent = parent.parent) {
-    globals.push(...helper.visibleOptions(parent).filter((o) => o.long !== '--help'));
-  }
+  // Global options are the program's; a parent command's own flags (stream's
+  // filters above `stream sessions`) do not apply to its subcommands.
+  let root = command;
+  while (root.parent) root = root.parent;
+  const globals = helper.visibleOptions(root).filter((o) => o.long !== '--help');
   const pureGroup =
     command.commands.length > 0 &&
     !(command as unknown as { _actionHandler?: unknown })._actionHandler;

@@ -1,6 +1,7 @@
 import { trimApiKey } from '../api/api-key.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/defaults.js';
 import { UsageError } from '../api/errors.js';
+import { formatFromPath } from '../output/formats.js';
 import type { FormatName } from '../output/types.js';
 import {
   type ConfigFile,
@@ -106,7 +107,13 @@ export async function resolveSettings(
   const mock =
     flags.mock === true || env['NEWS_API_MOCK'] === '1' || env['NEWS_API_MOCK'] === 'true';
   checked('format', flags.format);
-  const format = pick(flags.format, profile?.format);
+  // -f, then the -o file's extension, then the profile: a profile's `format json`
+  // must not write JSON into `-o out.csv`.
+  const outputNamesFormat =
+    flags.output !== undefined &&
+    flags.output !== '-' &&
+    formatFromPath(flags.output) !== undefined;
+  const format = pick(flags.format, outputNamesFormat ? undefined : profile?.format);
   const fields =
     flags.fields === undefined
       ? undefined

@@ -119,3 +119,27 @@ describe('config can always repair the file', () => {
     expect(r.stdout).toBe('/x/y/news/config.json\n');
   });
 });
+
+describe('precedence of the output format', () => {
+  it('the -o extension beats the profile format; -f beats both', async () => {
+    const { env } = withFile({ profiles: { default: { format: 'json' } } });
+    const dir = isolatedConfigHome();
+    const csv = join(dir, 'r.csv');
+    const r = await runCli(['search', '--mock', '--limit', '2', '--fields', 'id', '-o', csv], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toBe('id');
+    // Without -o the profile's format applies.
+    const plain = await runCli(['search', '--mock', '--limit', '1', '--fields', 'id'], { env });
+    expect(JSON.parse(plain.stdout)).toHaveLength(1);
+    const forced = join(dir, 'f.csv');
+    await runCli(
+      ['search', '--mock', '--limit', '1', '--fields', 'id', '-f', 'jsonl', '-o', forced],
+      {
+        env,
+      },
+    );
+    expect(JSON.parse(readFileSync(forced, 'utf8'))).toHaveProperty('id');
+  });
+});

@@ -3,10 +3,12 @@
  * command lines run in-process (with --mock); lines with shell syntax (pipes,
  * redirections, process substitution) run in bash with `news` on PATH as the
  * built binary and NEWS_API_MOCK=1. All in a scratch directory holding the
- * files the examples read.
+ * files the examples read, with the variables they name ($SECRET, $T, $SIG)
+ * set to a delivery signed here.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { chmodSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,23 +32,70 @@ function allExamples(): { where: string; line: string }[] {
   return out;
 }
 
-/** Splits a plain command line the way a shell would (quotes, no expansions). */
+/**
+ * Splits a plain command line the way a shell would (quotes, no expansions);
+ * undefined when it needs a shell (a `$` still expands inside double quotes).
+ */
 function words(line: string): string[] | undefined {
-  if (/[|<>$`;&]/.test(line.replace(/'[^']*'|"[^"]*"/g, ''))) return undefined;
+  if (/[|<>$`;&]/.test(line.replace(/'[^']*'|"[^"$`]*"/g, ''))) return undefined;
   const out: string[] = [];
   for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
   return out;
 }
 
+/**
+ * Examples that cannot run here, and why (a substring of the line). Each must
+ * still match an example, so the list cannot go stale.
+ */
+const SKIP: readonly [needle: string, why: string][] = [
+  // The id of a stream open right now: the in-process mock of one command has
+  // none. test/cli/stream.test.ts closes a live session.
+  ['news stream sessions close ss_', 'needs a stream that is open right now'],
+  // Forwards to the reader's own app on port 3000 with their own secret.
+  // test/cli/webhooks-listen.test.ts covers --forward-to.
+  ['--forward-to http://localhost:3000', "needs the reader's own app and webhook secret"],
+];
+
 const examples = allExamples();
+const runnable = examples.filter((e) => !SKIP.some(([needle]) => e.line.includes(needle)));
 let dir = '';
 let cwd = '';
-const env = () => ({
-  XDG_CONFIG_HOME: join(dir, 'config'),
+let configs = 0;
+
+/** What `webhooks verify` examples check: a delivery body, signed now with SECRET. */
+const SECRET = 'whsec_examples_test';
+const BODY = `${JSON.stringify({
+  event: 'articles.new',
+  webhook_id: 1,
+  articles: [{ id: 500000002, title: 'Rate cut expected' }],
+})}\n`;
+/** T and SIG as the delivery headers carry them; signed at each call, so T is always fresh. */
+function signed(): { T: string; SIG: string } {
+  const t = String(Math.floor(Date.now() / 1000));
+  const hex = createHmac('sha256', SECRET).update(`${t}.${BODY}`).digest('hex');
+  return { T: t, SIG: `sha256=${hex}` };
+}
+
+const env = (configHome = join(dir, 'config')) => ({
+  XDG_CONFIG_HOME: configHome,
   XDG_CACHE_HOME: join(dir, 'cache'),
   HOME: dir,
   NEWS_API_MOCK: '1',
+  SECRET,
+  ...signed(),
 });
+
+/**
+ * `news config …` examples each start from a copy of the seeded config: in
+ * --help order `config unset format` runs before `config get format`, and a
+ * `config set format` must not change the format of the examples after it.
+ */
+function configHomeFor(line: string): string {
+  if (!line.startsWith('news config ')) return join(dir, 'config');
+  const home = join(dir, `config-${++configs}`);
+  cpSync(join(dir, 'config-seed'), home, { recursive: true });
+  return home;
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'news-examples-'));
@@ -58,8 +107,16 @@ beforeAll(async () => {
   const saved = await runCli(['search', '--mock', '--limit', '20', '-f', 'jsonl'], { env: env() });
   writeFileSync(join(dir, 'saved.jsonl'), saved.stdout);
   writeFileSync(join(dir, 'saved.jsonl.gz'), gzipSync(saved.stdout));
-  // Examples that name a profile find it.
-  await runCli(['config', 'set', 'format', 'json', '--profile', 'work'], { env: env() });
+  writeFileSync(join(dir, 'body.json'), BODY);
+  // Examples that name a profile find it: `work` holds a key of another plan.
+  const set = (home: string, ...args: string[]) =>
+    runCli(['config', 'set', ...args], { env: env(home) });
+  for (const home of [join(dir, 'config'), join(dir, 'config-seed')]) {
+    await set(home, 'format', 'json', '--profile', 'work');
+    await set(home, 'api-key', 'api_live_mock_basic', '--profile', 'work');
+  }
+  // What `config get format` and `config unset format` find in the default profile.
+  await set(join(dir, 'config-seed'), 'format', 'jsonl');
 });
 
 afterAll(() => process.chdir(cwd));
@@ -82,14 +139,30 @@ describe('examples in --help', () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(examples.map((e) => [e.where, e.line]))('%s: %s', async (_where, line) => {
+  it('skips one example per SKIP entry, each still in --help', () => {
+    for (const [needle] of SKIP) {
+      expect(examples.filter((e) => e.line.includes(needle)).length, needle).toBe(1);
+    }
+    expect(examples.length - runnable.length).toBe(SKIP.length);
+  });
+
+  // Listed as skipped in the report, with the reason.
+  it.skip.each(
+    SKIP.map(([needle, why]) => [
+      examples.find((e) => e.line.includes(needle))?.line ?? needle,
+      why,
+    ]),
+  )('%s (not run: %s)', () => {});
+
+  it.each(runnable.map((e) => [e.where, e.line]))('%s: %s', async (_where, line) => {
     const argv = words(line);
+    const home = configHomeFor(line);
     if (argv !== undefined) {
       expect(argv[0]).toBe('news');
       // A server runs until interrupted: stop it once it is up; a clean stop exits 0.
       const serve = argv[1] === 'mock' && argv[2] === 'serve';
       const r = await runCli([...argv.slice(1), ...(serve ? [] : ['--mock'])], {
-        env: env(),
+        env: env(home),
         ...(serve ? { signal: AbortSignal.timeout(2000) } : {}),
       });
       if (serve) expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/m);
@@ -98,7 +171,7 @@ describe('examples in --help', () => {
     }
     const { stderr } = await run('bash', ['-c', `set -eo pipefail; ${line}`], {
       cwd: dir,
-      env: { ...process.env, ...env(), PATH: `${dir}:${process.env['PATH'] ?? ''}` },
+      env: { ...process.env, ...env(home), PATH: `${dir}:${process.env['PATH'] ?? ''}` },
     }).catch((error: { stderr?: string; code?: number }) => {
       throw new Error(`${line}\nexit ${error.code}: ${error.stderr}`);
     });

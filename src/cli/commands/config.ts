@@ -177,7 +177,7 @@ export const config: CommandSpec = {
     {
       name: 'path',
       summary: 'print where the config file is (whether or not it exists yet)',
-      examples: ['news config path'],
+      examples: ['news config path', 'ls -l "$(news config path)"'],
       async run(_input, runtime) {
         await runtime.write(`${runtime.settings.configPath}\n`);
       },

@@ -33,7 +33,7 @@ export const factCheck: CommandSpec = {
   raw: true,
   examples: [
     'news fact-check --claim "The central bank raised interest rates"',
-    'news fact-check --id 123456 --max-claims 3 -f json',
+    'news fact-check --id 500000002 --max-claims 3 -f json',
   ],
   async run(input, runtime) {
     const body = buildRequestBody(input.params, {

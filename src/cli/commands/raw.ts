@@ -16,7 +16,7 @@ export const raw: CommandSpec = {
   raw: true,
   examples: [
     'news raw --per-page 20',
-    'news raw --source-id 12 --sort-by published_at --all -f csv -o raw.csv',
+    'news raw --source-id 1061 --sort-by published_at --all -f csv -o raw.csv',
   ],
   async run(input, runtime) {
     const body = buildRequestBody(input.params, {

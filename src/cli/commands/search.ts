@@ -24,7 +24,6 @@ export const search: CommandSpec = {
   ],
   examples: [
     'news search --title "rate cut" --language-code en -f table',
-    'news search --brand-name Tesla --sentiment-overall-polarity negative --all -f jsonl',
     'news search --query \'title:"interest rates"~3 AND source.country.code:gb\' --limit 500 -o rates.csv',
     'news search --facet 1 --facet-field language.id,source.bias --facets-only -f csv',
   ],

@@ -18,6 +18,7 @@ export const STREAM_FILTER_PARAMS: readonly ParamDef[] = SEARCH_PARAMS.filter(
 
 export const stream: CommandSpec = {
   name: 'stream',
+  group: 'live',
   summary: 'new matching articles as they are indexed (GET /v1/news/stream; --transport ws)',
   description:
     'Writes every new article that matches the filters as it arrives: jsonl in a pipe (flushed per record), table rows on a terminal, csv/tsv with one header. Reconnects on any drop with Last-Event-ID and never writes an article twice. Ends on Ctrl-C (exit 130), --max-events or --duration (exit 0). See docs/STREAMS.md.',
@@ -46,11 +47,20 @@ export const stream: CommandSpec = {
       flags: '--publish-rate <n>',
       description: 'with --mock: new articles per minute the built-in mock publishes (default 60)',
     },
+    {
+      flags: '--state <file>',
+      description:
+        'resume after the last article a previous run wrote, and remember where this one stops (cron)',
+    },
+    {
+      flags: '--state-reset',
+      description: 'start the --state file afresh when the filters changed',
+    },
   ],
   examples: [
     'news stream --mock --max-events 5',
-    'news stream --mock --language-code en -f csv -o live.csv --duration 2m',
-    'news stream --title "rate cut" --transport ws | jq -r .title',
+    'news stream --mock --publish-rate 600 --language-code en -f csv -o live.csv --duration 3s',
+    'news stream --mock --publish-rate 6000 --title "rate cut" --transport ws --max-events 3 | jq -r .title',
   ],
   async run(input, runtime) {
     const { runStream } = await import('./stream-run.js');
@@ -60,7 +70,7 @@ export const stream: CommandSpec = {
     {
       name: 'sessions',
       summary: 'the open streams of the key (GET /v1/news/stream/sessions)',
-      examples: ['news stream sessions -f table', 'news stream sessions close ss_0123abcd'],
+      examples: ['news stream sessions -f table', 'news stream sessions -f json'],
       async run(_input, runtime) {
         const { listSessions } = await import('./stream-sessions.js');
         await listSessions(runtime);
@@ -70,6 +80,10 @@ export const stream: CommandSpec = {
           name: 'close',
           summary: 'close one open stream (DELETE /v1/news/stream/sessions?session_id=ID)',
           args: [{ name: 'id', description: 'the session id (from `news stream sessions`)' }],
+          examples: [
+            'news stream sessions close ss_0123456789abcdef',
+            "news stream sessions -f json | jq -r '.[].session_id' | xargs -r -n1 news stream sessions close",
+          ],
           async run(input, runtime) {
             const { closeSession } = await import('./stream-sessions.js');
             await closeSession(input.args[0]!, runtime);

@@ -20,7 +20,7 @@ const get: CommandSpec = {
   name: 'get',
   summary: 'one webhook (GET /v1/webhooks/ID)',
   args: ID_ARG,
-  examples: ['news webhooks get 3', 'news webhooks get 3 -f json'],
+  examples: ['news webhooks get 1', 'news webhooks get 2 -f json'],
   run: async (input, runtime) => (await manage()).getWebhook(input, runtime),
 };
 
@@ -33,8 +33,8 @@ const update: CommandSpec = {
   params: FILTER_PARAMS,
   options: [{ flags: '--url <url>', description: 'new delivery URL (http or https)' }],
   examples: [
-    'news webhooks update 3 --url https://example.com/hooks/news',
-    'news webhooks update 3 --language-code en,fr --category-id medtop:04000000',
+    'news webhooks update 1 --url https://example.com/hooks/news-v2',
+    'news webhooks update 2 --language-code en,fr --category-id medtop:04000000',
   ],
   run: async (input, runtime) => (await manage()).updateWebhook(input, runtime),
 };
@@ -43,7 +43,7 @@ const pause: CommandSpec = {
   name: 'pause',
   summary: 'stop deliveries (PATCH status "paused")',
   args: ID_ARG,
-  examples: ['news webhooks pause 3'],
+  examples: ['news webhooks pause 1', 'news webhooks pause 1 --dry-run'],
   run: async (input, runtime) => (await manage()).setStatus('paused')(input, runtime),
 };
 
@@ -53,7 +53,7 @@ const resume: CommandSpec = {
   description:
     'A webhook disabled after 3 failed deliveries is re-enabled in the dashboard, not here (mock: POST /__mock/webhooks/ID/enable).',
   args: ID_ARG,
-  examples: ['news webhooks resume 3'],
+  examples: ['news webhooks resume 2', 'news webhooks resume 2 -f table'],
   run: async (input, runtime) => (await manage()).setStatus('active')(input, runtime),
 };
 
@@ -64,7 +64,7 @@ const remove: CommandSpec = {
   options: [
     { flags: '-y, --yes', description: 'delete without asking (needed without a terminal)' },
   ],
-  examples: ['news webhooks delete 3', 'news webhooks delete 3 --yes'],
+  examples: ['news webhooks delete 2 --yes', 'news webhooks delete 1 --dry-run'],
   run: async (input, runtime) => (await manage()).deleteWebhook(input, runtime),
 };
 
@@ -84,8 +84,8 @@ const verify: CommandSpec = {
     },
   ],
   examples: [
-    'news webhooks verify --secret "$SECRET" --timestamp 1763640000 --signature sha256=5d1c… body.json',
-    'cat body.json | news webhooks verify --timestamp "$T" --signature "$SIG" --tolerance 0',
+    'news webhooks verify --secret "$SECRET" --timestamp "$T" --signature "$SIG" body.json',
+    'cat body.json | NEWS_WEBHOOK_SECRET="$SECRET" news webhooks verify --timestamp "$T" --signature "$SIG" --tolerance 0',
   ],
   run: async (input, runtime) =>
     (await import('./webhooks-verify.js')).verifyDelivery(input, runtime),
@@ -124,8 +124,8 @@ const listen: CommandSpec = {
     },
   ],
   examples: [
-    'news webhooks listen --mock --publish-rate 600',
-    'news webhooks listen --mock --language-code en | jq .title',
+    'news webhooks listen --mock --port 0 --publish-rate 600 --max-deliveries 3',
+    'news webhooks listen --mock --port 0 --language-code en --max-deliveries 3 | tail -n +2 | jq -r .title',
     'news webhooks listen --secret "$SECRET" --port 8080 --forward-to http://localhost:3000/hooks',
   ],
   run: async (input, runtime) => (await import('./webhooks-listen.js')).listen(input, runtime),
@@ -133,6 +133,7 @@ const listen: CommandSpec = {
 
 export const webhooks: CommandSpec = {
   name: 'webhooks',
+  group: 'live',
   summary: 'manage webhooks, verify a delivery, or receive deliveries locally (listen)',
   subcommands: [list, get, update, pause, resume, remove, verify, listen],
 };
