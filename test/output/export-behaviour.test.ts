@@ -221,7 +221,6 @@ describe('start-up cost', () => {
       'hysnappy',
       'papaparse',
       'fast-xml-parser',
-      'cli-table3',
     ];
     const root = join(import.meta.dirname, '..', '..', 'src', 'output');
     const seen = new Set<string>();
