@@ -11,6 +11,7 @@
  * document allows additional properties) and nested unknown ones dropped.
  */
 import { z } from 'zod';
+import { ENTITY_TYPES } from '../params/query/fields.js';
 
 /** Longest text field accepted; the whole body is bounded by the route's byte limit anyway. */
 export const MAX_TEXT_LENGTH = 1_000_000;
@@ -27,18 +28,7 @@ const pos = z.object({ start: count, end: count });
 const entity = z.object({
   id: int.positive(),
   name: text.min(1),
-  type: z.enum([
-    'person',
-    'location',
-    'organization',
-    'brand',
-    'product',
-    'natural-disaster',
-    'disease',
-    'event',
-    'sport',
-    'unknown',
-  ]),
+  type: z.enum(ENTITY_TYPES),
   frequency: count.optional(),
   sentiment: z
     .object({

@@ -14,7 +14,8 @@ import { isBinaryFormat, isGzipPath } from './formats.js';
 import { LiveFileSink } from './live-file-sink.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
-import type { ApiRecord, FormatName, RecordKind } from './types.js';
+import type { ApiRecord, FormatName } from './types.js';
+import type { ExportOptions } from './export.js';
 
 export const LIVE_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 'tsv', 'table'];
 
@@ -24,19 +25,8 @@ export function isLiveOutput(format: FormatName, output: string | undefined): bo
   return output === undefined || output === '-' || !isGzipPath(output);
 }
 
-export interface LiveExportOptions {
-  format: FormatName;
-  /** File path; '-' or undefined = stdout. */
-  output?: string | undefined;
-  stdout: NodeJS.WritableStream;
-  stdoutIsTTY: boolean;
-  kind: RecordKind;
-  fields?: readonly string[] | undefined;
-  sanitize?: boolean | undefined;
-  terminalWidth?: number | undefined;
-  title?: string | undefined;
-  warn: (message: string) => void;
-}
+/** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
+export type LiveExportOptions = Omit<ExportOptions, 'signal' | 'link'>;
 
 export interface LiveExport {
   /** Writes a page; a live destination has it before this resolves. */
@@ -81,6 +71,7 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
     title: options.title,
     link: undefined,
     terminalWidth: options.terminalWidth ?? 80,
+    tableStyle: options.tableStyle,
     warn: options.warn,
   };
   let writer: FormatWriter;

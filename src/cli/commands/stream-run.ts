@@ -247,19 +247,15 @@ export async function runStream(
         ),
     });
 
-    const { settings, io } = runtime;
-    const out = await openLiveExport({
+    const { exportOptionsFor } = await import('../export-pages.js');
+    const { signal: _paged, ...liveOptions } = exportOptionsFor(
+      runtime,
       format,
-      output: settings.output,
-      stdout: io.stdout,
-      stdoutIsTTY: io.stdout.isTTY === true,
-      kind: 'article',
-      fields: settings.fields,
-      sanitize: settings.sanitize,
-      terminalWidth: io.stdout.columns,
-      title: 'news stream',
-      warn: (m) => runtime.report.warn(m),
-    });
+      runtime.settings.output,
+      'article',
+      'news stream',
+    );
+    const out = await openLiveExport(liveOptions);
     let written = 0;
     let lastId: string | undefined;
     try {

@@ -1,6 +1,20 @@
 import { SEARCH_PARAMS } from '../search-params.js';
 import type { ParamDef, ParamGroup } from '../types.js';
 
+/** The entity types of the service (the article schema's `entities[].type`). */
+export const ENTITY_TYPES = [
+  'person',
+  'location',
+  'organization',
+  'brand',
+  'product',
+  'natural-disaster',
+  'disease',
+  'event',
+  'sport',
+  'unknown',
+] as const;
+
 /**
  * The fields of the query language, derived from the parameter table: a field is
  * what a flat filter filters on, so `read_time`, `read_time.min` and
@@ -67,18 +81,7 @@ const ENTITY_ONLY: readonly ParamDef[] = [
     group: 'Classification',
     type: 'string',
     help: 'kind of the entity',
-    enum: [
-      'person',
-      'location',
-      'organization',
-      'brand',
-      'product',
-      'natural-disaster',
-      'disease',
-      'event',
-      'sport',
-      'unknown',
-    ],
+    enum: ENTITY_TYPES,
   },
 ];
 
