@@ -29,7 +29,7 @@ export class RateLimiter {
     private readonly sleep: SleepFn,
   ) {}
 
-  /** Takes the server's figures from any response, success or error. */
+  /** Takes the server's figures from a response (the client passes successful ones: the retry policy paces error answers). */
   observe(headers: HeaderMap): void {
     const info = rateLimitOf(headers, this.now());
     if (info === undefined) return;

@@ -11,7 +11,7 @@
  * X-RateLimit-* and (when the key is known) X-Points-* headers.
  */
 import { randomBytes } from 'node:crypto';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as wallSleep } from 'node:timers/promises';
 import { type Account, Accounts, authenticate, modeOfKey, presentedKey } from './accounts.js';
@@ -415,7 +415,32 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   // The WebSocket stream lives at /v1/news/ws; an upgrade anywhere else is a 426.
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const url = new URL(req.url ?? '/', baseUrl);
+    // Node sends every `Connection: Upgrade` request here. Anything but a
+    // WebSocket upgrade (curl --http2's h2c) is an ordinary request: answered
+    // as HTTP/1.1, as a real server that ignores the upgrade would.
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+      const res = new ServerResponse(req);
+      res.assignSocket(socket);
+      res.shouldKeepAlive = false;
+      res.on('finish', () => socket.end());
+      if (head.length > 0) req.unshift(head);
+      handle(req, res).catch(() => socket.destroy());
+      return;
+    }
+    const url = URL.canParse(req.url ?? '/', baseUrl)
+      ? new URL(req.url ?? '/', baseUrl)
+      : undefined;
+    if (url === undefined) {
+      rejectUpgrade(
+        socket,
+        new MockHttpError(400, undefined, 'The request target is not a valid URL.'),
+        nextRequestId(),
+        corsHeaders(),
+        clock.now(),
+        log,
+      );
+      return;
+    }
     if (url.pathname.replace(/\/+$/, '') === WS_PATH) {
       ws.handle(req, socket, head);
       return;

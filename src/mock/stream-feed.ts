@@ -64,6 +64,8 @@ export class StreamFeed {
     private readonly out: FeedOutput,
   ) {
     this.scenario = streamScenario(ctx.scenario);
+    // The filters as of the connection; a bad one throws here, before the session opens.
+    this.lastMatcher = ctx.matcherAt(ctx.clock.now());
     this.session = ctx.sessions.open(ctx.account, ctx.transport, ctx.filters, (error) =>
       this.fail(error),
     );
@@ -110,11 +112,28 @@ export class StreamFeed {
 
   private deliver(articles: readonly Article[]): boolean {
     if (this.finished || articles.length === 0) return !this.finished;
-    const matches = this.ctx.matcherAt(this.ctx.clock.now());
+    const matches = this.matcher();
     for (const article of articles) {
       if (matches(article) && !this.send(article)) return false;
     }
     return true;
+  }
+
+  private lastMatcher: (article: Article) => boolean;
+
+  /**
+   * The filters at this moment (windows end at "now"). Rules on the request
+   * (ER0110's 31 days for a title search) were checked at connect: a window
+   * that grows past them while the stream is open keeps the last matcher,
+   * rather than throwing in the article bus and going silent.
+   */
+  private matcher(): (article: Article) => boolean {
+    try {
+      this.lastMatcher = this.ctx.matcherAt(this.ctx.clock.now());
+    } catch {
+      // Keep the last one (see above).
+    }
+    return this.lastMatcher;
   }
 
   private send(article: Article): boolean {

@@ -10,7 +10,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The five delivery headers, lower-case as node:http presents them. */
+/** The four X-Webhook-* delivery headers (the fifth is Content-Type), lower-case as node:http presents them. */
 export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
   id: 'x-webhook-id',
