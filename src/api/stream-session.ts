@@ -24,11 +24,12 @@ import { redactText } from './redact.js';
 import { sleep as defaultSleep } from './sleep.js';
 import type { StreamItem, StreamTransport } from './stream-types.js';
 import type { SleepFn } from './types.js';
+import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
 /** The contract's heartbeat interval. */
-export const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = STREAM_PROTOCOL.heartbeatMs;
 /** Until the server says otherwise with `retry:`. */
-export const DEFAULT_RETRY_MS = 3_000;
+export const DEFAULT_RETRY_MS = STREAM_PROTOCOL.retryMs;
 export const MAX_RECONNECT_DELAY_MS = 30_000;
 export const SEEN_IDS = 10_000;
 

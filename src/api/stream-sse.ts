@@ -15,6 +15,7 @@ import type {
   StreamTransportOptions,
 } from './stream-types.js';
 import { proxySettings } from './transport.js';
+import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
 type Undici = typeof import('undici');
 
@@ -55,7 +56,7 @@ export class SseTransport implements StreamTransport {
     let pending: StreamItem[] = [
       {
         kind: 'open',
-        sessionId: responseHeaders['x-stream-session-id'],
+        sessionId: responseHeaders[STREAM_PROTOCOL.sessionHeader],
         mode: responseHeaders['x-service-mode'],
       },
     ];

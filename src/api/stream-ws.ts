@@ -16,8 +16,9 @@ import type {
   StreamTransport,
   StreamTransportOptions,
 } from './stream-types.js';
+import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
-const DEFAULT_PING_MS = 15_000;
+const DEFAULT_PING_MS = STREAM_PROTOCOL.heartbeatMs;
 /** Batches queued before the socket is paused. */
 const HIGH_WATER = 256;
 
@@ -81,7 +82,7 @@ export class WsTransport implements StreamTransport {
       push([
         {
           kind: 'open',
-          sessionId: headers['x-stream-session-id'],
+          sessionId: headers[STREAM_PROTOCOL.sessionHeader],
           mode: headers['x-service-mode'],
         },
       ]);

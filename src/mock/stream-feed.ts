@@ -16,12 +16,13 @@ import type { Article } from './fixtures/types.js';
 import { testModeArticle as previewArticle } from './search/test-mode.js';
 import type { StreamJournal } from './stream-journal.js';
 import type { OpenSession, StreamSessions, StreamTransportName } from './stream-sessions.js';
+import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
-export const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = STREAM_PROTOCOL.heartbeatMs;
 /** The longest a stream stays open (mock time); then ER0362 and the client reconnects. */
 export const MAX_SESSION_LIFETIME_MS = 60 * 60_000;
 /** The `retry:` the SSE stream announces, in mock milliseconds (so × time scale on the wire). */
-export const RETRY_MS = 3000;
+export const RETRY_MS = STREAM_PROTOCOL.retryMs;
 
 /** How one transport writes. */
 export interface FeedOutput {

@@ -37,8 +37,9 @@ import { RETRY_MS, StreamFeed } from './stream-feed.js';
 import type { StreamJournal } from './stream-journal.js';
 import { streamRequest } from './stream-request.js';
 import type { StreamSessions } from './stream-sessions.js';
+import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
-export const WS_PATH = '/v1/news/ws';
+export const WS_PATH = STREAM_PROTOCOL.wsPath;
 /** How long a new socket waits for the client's first frame before going live: 1 s, and at least 1 mock second. */
 export const RESUME_GRACE_MS = 1000;
 
@@ -170,7 +171,7 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
       if (request !== req) return;
       for (const [name, value] of Object.entries({
         ...headers(),
-        'x-stream-session-id': feed.session.id,
+        [STREAM_PROTOCOL.sessionHeader]: feed.session.id,
       })) {
         lines.push(`${name}: ${value}`);
       }

@@ -21,6 +21,7 @@ import { RETRY_MS, StreamFeed } from './stream-feed.js';
 import type { StreamJournal } from './stream-journal.js';
 import { streamRequest } from './stream-request.js';
 import type { StreamSessions } from './stream-sessions.js';
+import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
 export { HEARTBEAT_MS } from './stream-feed.js';
 
@@ -86,7 +87,7 @@ export function openStream(
     connection: 'keep-alive',
     // Tell proxies (nginx) not to buffer the events.
     'x-accel-buffering': 'no',
-    'x-stream-session-id': feed.session.id,
+    [STREAM_PROTOCOL.sessionHeader]: feed.session.id,
   });
   const retry = Math.max(1, Math.round(RETRY_MS * ctx.clock.timeScale));
   write(

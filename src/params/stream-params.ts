@@ -22,3 +22,15 @@ export function parseStreamMaxAge(raw: unknown): number | undefined {
 }
 
 export const STREAM_MAX_AGE_RULE = `must be a whole number of minutes from ${STREAM_MAX_AGE.min} to ${STREAM_MAX_AGE.max}`;
+
+/** The stream protocol's fixed points, shared by the client and the mock (CONTRACT.md, "Streams"). */
+export const STREAM_PROTOCOL = {
+  ssePath: '/v1/news/stream',
+  wsPath: '/v1/news/ws',
+  /** Heartbeats (`: heartbeat`, or a `heartbeat` frame) every 15 s. */
+  heartbeatMs: 15_000,
+  /** The `retry:` a client uses until the server sends one (the mock sends this). */
+  retryMs: 3000,
+  /** The mock's answer header naming the session (for `news stream sessions close`). */
+  sessionHeader: 'x-stream-session-id',
+} as const;

@@ -14,6 +14,7 @@ import type { RequestSpec } from '../../api/types.js';
 import {
   STREAM_MAX_AGE,
   STREAM_MAX_AGE_RULE,
+  STREAM_PROTOCOL,
   parseStreamMaxAge,
 } from '../../params/stream-params.js';
 import { buildRequestBody } from '../../params/validate.js';
@@ -155,7 +156,7 @@ export function streamRequest(input: CommandInput, options: StreamOptions, now: 
   if (options.maxAge !== undefined) query[STREAM_MAX_AGE.name] = options.maxAge;
   return {
     method: 'GET',
-    path: options.transport === 'ws' ? '/v1/news/ws' : '/v1/news/stream',
+    path: options.transport === 'ws' ? STREAM_PROTOCOL.wsPath : STREAM_PROTOCOL.ssePath,
     query,
   };
 }

@@ -10,6 +10,7 @@
  * on the next run, and loses nothing.
  */
 import type { RequestSpec } from '../../api/types.js';
+import { STREAM_PROTOCOL } from '../../params/stream-params.js';
 import {
   type RunState,
   commitRunState,
@@ -21,7 +22,7 @@ import {
 import { acquireLock } from './state-lock.js';
 
 /** The stream's identity does not depend on the transport: SSE and WebSocket share a state. */
-const STREAM_PATH = '/v1/news/stream';
+const STREAM_PATH = STREAM_PROTOCOL.ssePath;
 
 export interface StreamState {
   /** Where the last run stopped, or undefined on a first run. */
