@@ -215,13 +215,7 @@ describe('format names', () => {
 
 describe('start-up cost', () => {
   it('index.ts reaches no heavy library through static imports', () => {
-    const heavy = [
-      'exceljs',
-      'hyparquet-writer',
-      'hysnappy',
-      'papaparse',
-      'fast-xml-parser',
-    ];
+    const heavy = ['exceljs', 'hyparquet-writer', 'hysnappy', 'papaparse', 'fast-xml-parser'];
     const root = join(import.meta.dirname, '..', '..', 'src', 'output');
     const seen = new Set<string>();
     const visit = (file: string): void => {

@@ -174,7 +174,10 @@ async function* budgetedPages(
   },
 ): AsyncGenerator<Page<ApiRecord>> {
   const first = tally.stats.pages === 0 && typeof bodyOf(request)['prompt'] === 'string';
-  const maxPages = tally.pagesLeft(first);
+  const budget = tally.pagesLeft(first);
+  // Without --all or --limit a run is one page, whatever cron flag brought it here.
+  const onePage = !req.paging.all && options.limit === undefined;
+  const maxPages = onePage ? Math.min(1, budget ?? 1) : budget;
   if (maxPages === 0) throw budgetStop(tally.max!, tally.spent, options.resumable);
   let fetched = 0;
   let last: Page<ApiRecord> | undefined;
@@ -192,6 +195,7 @@ async function* budgetedPages(
     yield page;
   }
   if (
+    !onePage &&
     maxPages !== undefined &&
     fetched === maxPages &&
     last?.envelope['has_next_pages'] === true &&
@@ -308,7 +312,8 @@ async function runLocked(
       ? [request]
       : splitWindows(body, span, now).map((w) => ({
           ...request,
-          body: { ...body, 'published_at.start': w.start, 'published_at.end': w.end },
+          // From the request's body: --state's sort by id must hold in every window.
+          body: { ...bodyOf(request), 'published_at.start': w.start, 'published_at.end': w.end },
         }));
   if (requests.length > 1) {
     runtime.report.debug(`fetching ${requests.length} published_at windows`);
@@ -328,6 +333,7 @@ async function runLocked(
     if (
       paging.all &&
       toFile &&
+      (await atomicTarget(output)) &&
       cron.state === undefined &&
       cron.partitionBy === undefined &&
       requests.length === 1
@@ -367,8 +373,9 @@ async function runLocked(
           written += fresh.length;
           progress.update(fresh.length);
           if (fresh.length > 0) yield fresh;
-          // Leaving the loop ends paginate, which aborts its prefetch.
-          if (reached) return;
+          // The watermark ends this window (leaving the loop ends paginate and
+          // its prefetch); older windows may still hold articles indexed late.
+          if (reached) break;
         }
       }
     }
@@ -557,4 +564,10 @@ async function exportPartitioned(
     `wrote ${records} records into ${writers.size} partition${writers.size === 1 ? '' : 's'} under ${root} (${part})`,
   );
   return records;
+}
+
+/** A regular file (or none yet): a checkpoint can sit beside it. Pipes and devices are written straight. */
+async function atomicTarget(output: string): Promise<boolean> {
+  const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
+  return (await resolveOutputTarget(output)).kind === 'atomic';
 }

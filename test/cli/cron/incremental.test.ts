@@ -171,3 +171,57 @@ describe('--state', () => {
     expect(l.code).toBe(2);
   });
 });
+
+describe('--state over a title search longer than 31 days (split into windows)', () => {
+  it('catches new articles in every window, not only the newest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'news-state-windows-'));
+    const state = join(dir, 'state.json');
+    const args = (out: string) => [
+      'search',
+      ...api(),
+      '--title',
+      'quxzebra',
+      '--published-at-start',
+      '2026-09-20',
+      '--published-at-end',
+      '2026-11-19',
+      '--state',
+      state,
+      '-o',
+      join(dir, out),
+    ];
+    const first = await post([
+      { title: 'quxzebra old', published_at: '2026-10-01T10:00:00Z' },
+      { title: 'quxzebra new', published_at: '2026-11-15T10:00:00Z' },
+    ]);
+    const r1 = await runCli(args('r1.jsonl'), { now: NOW });
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(ids(join(dir, 'r1.jsonl')).sort()).toEqual([...first].sort());
+    // Indexed later, one in each 31-day window.
+    const later = await post([
+      { title: 'quxzebra old 2', published_at: '2026-10-02T10:00:00Z' },
+      { title: 'quxzebra new 2', published_at: '2026-11-16T10:00:00Z' },
+    ]);
+    const r2 = await runCli(args('r2.jsonl'), { now: NOW });
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(ids(join(dir, 'r2.jsonl')).sort()).toEqual([...later].sort());
+  });
+});
+
+describe('cron flags without --all', () => {
+  it('--log-file and -o templates keep a search to one page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'news-one-page-'));
+    const base = ['search', ...api(), ...FILTER.slice(0, 2), '--per-page', '3', '-f', 'jsonl'];
+    const logged = await runCli([...base, '--fields', 'id', '--log-file', join(dir, 'l.log')], {
+      now: NOW,
+    });
+    expect(logged.code, logged.stderr).toBe(0);
+    expect(logged.stdout.trim().split('\n')).toHaveLength(3);
+    const templated = await runCli([...base, '-o', join(dir, 'tpl-{date}.jsonl')], { now: NOW });
+    expect(templated.code, templated.stderr).toBe(0);
+    expect(ids(join(dir, 'tpl-2026-11-20.jsonl'))).toHaveLength(3);
+    const budget = await runCli([...base, '--fields', 'id', '--max-points', '1'], { now: NOW });
+    expect(budget.code, budget.stderr).toBe(0);
+    expect(budget.stdout.trim().split('\n')).toHaveLength(3);
+  });
+});
