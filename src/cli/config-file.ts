@@ -176,18 +176,6 @@ function profileFlag(profile: string): string {
   return profile === 'default' ? '' : ` --profile ${profile}`;
 }
 
-/**
- * The config for a command that needs it: a fatal problem in the profile in
- * use (or in the file as a whole) is an error naming the file and the key;
- * problems elsewhere do not stop a command that does not read them.
- */
-export async function readConfig(path: string): Promise<ConfigFile> {
-  const loaded = await loadConfig(path);
-  const fatal = loaded.problems.find((p) => p.fatal);
-  if (fatal !== undefined) throw configError(path, fatal);
-  return loaded.config;
-}
-
 /** Writes atomically with mode 0600: the file holds API keys. */
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });

@@ -5,10 +5,9 @@
  * deliveries arrive (not atomically at the end) and keeps every complete
  * record when listen stops. The format writers are the export's own.
  */
-import { createWriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import type { FormatWriter, WriterContext } from '../output/format-writer.js';
-import { StreamSink } from '../output/sink.js';
+import { LiveFileSink } from '../output/live-file-sink.js';
 import type { Sink } from '../output/sink.js';
 import { StdoutSink } from '../output/stdout-sink.js';
 import type { ApiRecord, FormatName } from '../output/types.js';
@@ -17,48 +16,6 @@ import type { Runtime } from './runtime.js';
 const NEWLINE = Buffer.from('\n');
 
 export const STREAMING_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 'tsv'];
-
-/** A file written in place as records arrive; stopping keeps what was written. */
-class LiveFileSink extends StreamSink {
-  private readonly listener = (err: Error): void => this.onError(err);
-  constructor(
-    private readonly stream: NodeJS.WritableStream & { close?(cb?: () => void): void },
-    readonly path: string,
-  ) {
-    super(stream);
-    stream.on('error', this.listener);
-  }
-
-  static async open(path: string): Promise<LiveFileSink> {
-    const stream = createWriteStream(path, { flags: 'w' });
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
-    return new LiveFileSink(stream, path);
-  }
-
-  /** Flushed means on disk's side of the stream: a reader of the file sees each delivery at once. */
-  override async flush(): Promise<void> {
-    await super.flush();
-    await new Promise<void>((resolve) => this.stream.write('', () => resolve()));
-    this.check();
-  }
-
-  async commit(): Promise<void> {
-    await this.flush();
-    await new Promise<void>((resolve) => this.stream.end(() => resolve()));
-    this.check();
-  }
-
-  async abort(): Promise<void> {
-    try {
-      await this.commit();
-    } catch {
-      // The run's own error is the one to report.
-    }
-  }
-}
 
 export interface RecordStream {
   readonly format: FormatName;

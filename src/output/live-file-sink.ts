@@ -2,12 +2,16 @@
  * A file written as records arrive, for endless streams (`news stream -o
  * x.jsonl`): bytes go straight to the destination, each page is flushed as a
  * whole, and an interrupted run keeps every complete record already written.
- * (Exports with an end use AtomicFileSink instead: all or nothing.)
+ * (Exports with an end use AtomicFileSink instead: all or nothing.) A pipe,
+ * a device or /dev/std* is opened for appending, as AtomicFileSink does, so
+ * `-o /dev/stdout >> log` does not truncate the log. Used by `stream -o` and
+ * `webhooks listen -o`.
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { WriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
+import { resolveOutputTarget } from './atomic-file-sink.js';
 import { StreamSink } from './sink.js';
 
 export class LiveFileSink extends StreamSink {
@@ -22,8 +26,10 @@ export class LiveFileSink extends StreamSink {
   }
 
   static async open(destination: string): Promise<LiveFileSink> {
-    const path = resolve(destination);
-    const file = createWriteStream(path, { flags: 'w', mode: 0o666 });
+    const target = await resolveOutputTarget(destination);
+    const path = target.kind === 'direct' ? target.path : resolve(destination);
+    const flags = target.kind === 'direct' ? 'a' : 'w';
+    const file = createWriteStream(path, { flags, mode: 0o666 });
     await new Promise<void>((ok, fail) => {
       file.once('open', () => ok());
       file.once('error', (err: NodeJS.ErrnoException) =>
@@ -31,6 +37,13 @@ export class LiveFileSink extends StreamSink {
       );
     });
     return new LiveFileSink(file, path);
+  }
+
+  /** Flushed means handed to the file: a reader of the file sees each page or delivery at once. */
+  override async flush(): Promise<void> {
+    await super.flush();
+    await new Promise<void>((done) => this.file.write('', () => done()));
+    this.check();
   }
 
   /** Flushes, then closes the file (what was written is the output). */

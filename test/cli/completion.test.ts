@@ -221,3 +221,19 @@ describe('drift: completion data and scripts follow the code', () => {
     expect(offered.length).toBeGreaterThan(SEARCH_PARAMS.length);
   });
 });
+
+describe('values from servers on the Tab path', () => {
+  it('a cached value with a control or bidi character is never printed; descriptions are cleaned', async () => {
+    const { formatCompletion } = await import('../../src/cli/completion/engine.js');
+    const text = formatCompletion({
+      items: [
+        ['Evil\u001b]0;PWNED\u0007', ''],
+        ['two\nlines', ''],
+        ['safe\u202Etxt', ''],
+        ['Tesla', 'brand\u001b[31m red'],
+      ],
+      directive: 4,
+    });
+    expect(text).toBe('Tesla\tbrand[31m red\n:4\n');
+  });
+});

@@ -5,8 +5,7 @@
  * import() when the command runs.
  *
  * `--state FILE` (src/cli/cron/stream-state.ts) starts the stream after the
- * saved id and moves it after each batch has reached the output. The hooks
- * do the same for callers that keep their own record.
+ * saved id and moves it after each batch has reached the output.
  */
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { StreamTransport } from '../../api/stream-types.js';
@@ -35,13 +34,6 @@ export interface StreamOptions {
   /** `--state FILE`: start where the last run stopped, remember where this one does. */
   stateFile: string | undefined;
   stateReset: boolean;
-}
-
-export interface StreamHooks {
-  /** Resume after this id (overrides --last-event-id). */
-  lastEventId?: string | undefined;
-  /** After each batch is written (flushed, for live outputs): the id of its last article. */
-  onWritten?: ((lastEventId: string, records: number) => void | Promise<void>) | undefined;
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
@@ -171,11 +163,7 @@ async function streamFormat(runtime: Runtime): Promise<FormatName> {
   return runtime.io.stdout.isTTY ? 'table' : 'jsonl';
 }
 
-export async function runStream(
-  input: CommandInput,
-  runtime: Runtime,
-  hooks: StreamHooks = {},
-): Promise<void> {
+export async function runStream(input: CommandInput, runtime: Runtime): Promise<void> {
   const options = parseStreamOptions(input.options);
   const spec = streamRequest(input, options, runtime.io.now());
   if (runtime.settings.dryRun) {
@@ -213,6 +201,16 @@ export async function runStream(
       connectTimeoutMs: runtime.settings.timeoutMs,
       env: runtime.io.env,
     };
+    // The output first: a file that cannot be opened fails before any timer or socket exists.
+    const { exportOptionsFor } = await import('../export-pages.js');
+    const { signal: _paged, ...liveOptions } = exportOptionsFor(
+      runtime,
+      format,
+      runtime.settings.output,
+      'article',
+      'news stream',
+    );
+    const out = await openLiveExport(liveOptions);
     const transport: StreamTransport =
       options.transport === 'ws'
         ? new (await import('../../api/stream-ws.js')).WsTransport(transportOptions)
@@ -236,7 +234,7 @@ export async function runStream(
       transport,
       url: prepared.url,
       headers: { ...prepared.headers, ...options.headers },
-      lastEventId: hooks.lastEventId ?? state?.lastEventId ?? options.lastEventId,
+      lastEventId: state?.lastEventId ?? options.lastEventId,
       maxFailures: runtime.settings.retries,
       signal: stop.signal,
       apiKey: runtime.settings.apiKey,
@@ -248,15 +246,6 @@ export async function runStream(
         ),
     });
 
-    const { exportOptionsFor } = await import('../export-pages.js');
-    const { signal: _paged, ...liveOptions } = exportOptionsFor(
-      runtime,
-      format,
-      runtime.settings.output,
-      'article',
-      'news stream',
-    );
-    const out = await openLiveExport(liveOptions);
     let written = 0;
     let lastId: string | undefined;
     try {
@@ -276,7 +265,6 @@ export async function runStream(
           lastId = last.id;
           // A file written at the end (parquet, xlsx…) holds nothing until finish().
           if (out.live) await state?.written(last.id, take.length);
-          await hooks.onWritten?.(last.id, take.length);
         }
         if (options.maxEvents !== undefined && written >= options.maxEvents) break;
       }

@@ -201,10 +201,18 @@ export function complete(tree: CompletionTree, words: readonly string[], env: En
   return { items, directive: DIRECTIVE.noFileComp };
 }
 
+// C0 and C1 controls, DEL, and the bidi embeddings, overrides and isolates.
+const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+
 /** The cobra wire format: one `value<TAB>description` per line, then `:directive`. */
 export function formatCompletion(answer: Completion): string {
-  const lines = answer.items.map(([value, description]) =>
-    description ? `${value}\t${description.replace(/\s+/g, ' ')}` : value,
-  );
+  // Cached names come from servers: a value holding a control or bidi character
+  // (an escape sequence, a line break) is dropped, never printed to the shell.
+  const lines = answer.items
+    .filter(([value]) => !UNSAFE.test(value))
+    .map(([value, description]) =>
+      description ? `${value}\t${description.replace(UNSAFE_ALL, '').replace(/\s+/g, ' ')}` : value,
+    );
   return `${[...lines, `:${answer.directive}`].join('\n')}\n`;
 }

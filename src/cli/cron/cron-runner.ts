@@ -494,10 +494,6 @@ async function runCheckpointed(
   return result.records;
 }
 
-function extensionOf(format: FormatName): string {
-  return format;
-}
-
 /**
  * Writes each partition's records to `DIR/<column>=<value>/part-<run>.<ext>`,
  * one export per partition fed page by page; every file is written
@@ -530,7 +526,7 @@ async function exportPartitioned(
         if (writer === undefined) {
           await mkdir(join(root, dir), { recursive: true });
           const channel = new PageChannel();
-          const file = join(root, dir, `${part}.${extensionOf(format)}`);
+          const file = join(root, dir, `${part}.${format}`);
           const done = exportRecords(channel, {
             ...exportOptionsFor(runtime, format, file, req.kind, title),
             signal: controller.signal,

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { NewsError, UsageError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import { writeFileDurably } from './durable-write.js';
+import { unusableState } from './state-lock.js';
 
 export const STATE_VERSION = 1;
 
@@ -67,8 +68,9 @@ export async function loadRunState(file: string): Promise<RunState | undefined> 
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw unusableState(file, code ?? String(error));
   }
   let parsed: unknown;
   try {

@@ -6,8 +6,9 @@
  * first, so of two runs finding the same stale lock only one removes it.
  */
 import { hostname } from 'node:os';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { NewsError } from '../../api/errors.js';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { NewsError, UsageError } from '../../api/errors.js';
 
 export interface LockInfo {
   readonly pid: number;
@@ -63,6 +64,8 @@ function isStale(info: LockInfo | undefined): boolean {
 export async function acquireLock(stateFile: string, now: Date): Promise<StateLock> {
   const path = lockPathFor(stateFile);
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
+  // A cron line may name a directory that does not exist yet, as -o may.
+  await mkdir(dirname(path), { recursive: true }).catch(() => undefined);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(path, 'wx', 0o600);
@@ -82,7 +85,8 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw unusableState(stateFile, code ?? String(error));
     }
     const info = await readLock(path);
     if (!isStale(info)) {
@@ -103,4 +107,11 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
     }
   }
   throw new LockHeldError(`could not take the lock ${path}: other runs keep taking it`);
+}
+
+/** A state path that cannot be used (a directory, no permission): the user's to fix, exit 2. */
+export function unusableState(stateFile: string, code: string): UsageError {
+  return new UsageError(`cannot use --state ${stateFile} (${code})`, {
+    hint: 'point --state at a file in a directory you can write',
+  });
 }
