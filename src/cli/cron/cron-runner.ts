@@ -333,10 +333,10 @@ async function runLocked(
     if (
       paging.all &&
       toFile &&
-      (await atomicTarget(output)) &&
       cron.state === undefined &&
       cron.partitionBy === undefined &&
-      requests.length === 1
+      requests.length === 1 &&
+      (await atomicTarget(output))
     ) {
       return await runCheckpointed(req, client, request, output, tally, progress, now);
     }
@@ -565,5 +565,6 @@ async function exportPartitioned(
 /** A regular file (or none yet): a checkpoint can sit beside it. Pipes and devices are written straight. */
 async function atomicTarget(output: string): Promise<boolean> {
   const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
-  return (await resolveOutputTarget(output)).kind === 'atomic';
+  // A path that cannot be written is reported by the export itself, with its own message.
+  return (await resolveOutputTarget(output).catch(() => undefined))?.kind !== 'direct';
 }
