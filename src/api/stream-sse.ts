@@ -14,7 +14,7 @@ import type {
   StreamTransport,
   StreamTransportOptions,
 } from './stream-types.js';
-import { proxySettings } from './transport.js';
+import { createDispatcher } from './transport.js';
 import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
 type Undici = typeof import('undici');
@@ -103,16 +103,7 @@ export class SseTransport implements StreamTransport {
         // The stream is endless by design: the session's idle watchdog guards the body.
         bodyTimeout: 0,
       };
-      const proxy = proxySettings(env);
-      const dispatcher: Dispatcher =
-        proxy === undefined
-          ? new undici.Agent(agentOptions)
-          : new undici.EnvHttpProxyAgent({
-              ...agentOptions,
-              httpProxy: proxy.httpProxy ?? '',
-              httpsProxy: proxy.httpsProxy ?? '',
-              noProxy: proxy.noProxy ?? '',
-            });
+      const dispatcher = createDispatcher(undici, agentOptions, env, connectTimeoutMs);
       return { undici, dispatcher };
     })();
     return this.#loading;

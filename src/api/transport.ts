@@ -183,27 +183,7 @@ export class UndiciTransport implements Transport {
         bodyTimeout: timeoutMs,
         keepAliveTimeout: 10_000,
       };
-      const proxy = proxySettings(this.options.env);
-      let dispatcher: Dispatcher;
-      try {
-        dispatcher =
-          proxy === undefined
-            ? new undici.Agent(agentOptions)
-            : new undici.EnvHttpProxyAgent({
-                ...agentOptions,
-                // Explicit values (empty string = none) so undici does not read process.env itself.
-                httpProxy: proxy.httpProxy ?? '',
-                httpsProxy: proxy.httpsProxy ?? '',
-                noProxy: proxy.noProxy ?? '',
-                proxyTls: { timeout: connectTimeoutMs },
-              });
-      } catch (err) {
-        // The variable's value is not repeated: proxy URLs often carry credentials.
-        throw new ConnectionError('invalid proxy URL in HTTP_PROXY or HTTPS_PROXY', {
-          hint: 'proxy URLs look like http://host:port',
-          cause: err,
-        });
-      }
+      const dispatcher = createDispatcher(undici, agentOptions, this.options.env, connectTimeoutMs);
       this.#dispatcher = dispatcher;
       return { undici, dispatcher, statusTexts: http.STATUS_CODES };
     })();
@@ -268,4 +248,36 @@ function isInvalidArgument(err: unknown): boolean {
     err !== null &&
     (err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG'
   );
+}
+
+/**
+ * The undici dispatcher for our requests and streams: a plain Agent, or an
+ * EnvHttpProxyAgent when HTTP(S)_PROXY is set (from our env, not process.env).
+ * A bad proxy URL is a ConnectionError that does not repeat the value.
+ */
+export function createDispatcher(
+  undici: typeof import('undici'),
+  agentOptions: ConstructorParameters<typeof import('undici').Agent>[0],
+  env: Readonly<Record<string, string | undefined>>,
+  connectTimeoutMs: number,
+): Dispatcher {
+  const proxy = proxySettings(env);
+  try {
+    return proxy === undefined
+      ? new undici.Agent(agentOptions)
+      : new undici.EnvHttpProxyAgent({
+          ...agentOptions,
+          // Explicit values (empty string = none) so undici does not read process.env itself.
+          httpProxy: proxy.httpProxy ?? '',
+          httpsProxy: proxy.httpsProxy ?? '',
+          noProxy: proxy.noProxy ?? '',
+          proxyTls: { timeout: connectTimeoutMs },
+        });
+  } catch (err) {
+    // The variable's value is not repeated: proxy URLs often carry credentials.
+    throw new ConnectionError('invalid proxy URL in HTTP_PROXY or HTTPS_PROXY', {
+      hint: 'proxy URLs look like http://host:port',
+      cause: err,
+    });
+  }
 }
