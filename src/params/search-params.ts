@@ -3,7 +3,7 @@ import type { ExactEntityKind, ParamDef, ParamGroup } from './types.js';
 
 /**
  * Every request parameter of the search endpoint (`POST /v1/news/everything`), from
- * ../shared/spec/news-api.md plus what spec/openapi.json adds (`fl`, `facet.range.*`,
+ * spec/news-api.md plus what spec/openapi.json adds (`fl`, `facet.range.*`,
  * three more `sort.by` values). The other news endpoints take the same filters.
  * Pure data: importing this file costs nothing at start-up.
  */

@@ -1,5 +1,5 @@
 /**
- * Property-based conformance of the mock to ../shared/spec/openapi.json: for
+ * Property-based conformance of the mock to spec/openapi.json: for
  * every operation of the document, generated requests (valid ones from the
  * schemas, the parameter table and the fixtures; invalid ones with one
  * property broken) go to the real mock over HTTP, and every answer must hold:

@@ -1,5 +1,5 @@
 /**
- * Requests generated from ../shared/spec/openapi.json for the conformance
+ * Requests generated from spec/openapi.json for the conformance
  * property test: every operation of the document, with path, query and body
  * values drawn from the request schemas, the CLI's parameter table (enums,
  * bounds, list limits, patterns) and the fixtures (ids and names that exist,

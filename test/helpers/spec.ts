@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** ../shared sits beside the repository, on developer machines and in CI alike. */
-export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));
+/** The project's copy of the provider's documents (spec/README.md says where they come from). */
+export const SPEC_DIR = fileURLToPath(new URL('../../spec/', import.meta.url));
 
 let cached: unknown;
 /** The provider's OpenAPI document. */
 export function openapi(): OpenApiDoc {
-  cached ??= JSON.parse(readFileSync(`${SHARED_DIR}spec/openapi.json`, 'utf8'));
+  cached ??= JSON.parse(readFileSync(`${SPEC_DIR}openapi.json`, 'utf8'));
   return cached as OpenApiDoc;
 }
 

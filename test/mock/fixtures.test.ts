@@ -12,12 +12,9 @@ const NOW = new Date('2026-03-15T10:00:00.000Z');
 const DAY = 86_400_000;
 const store: FixtureStore = loadFixtures({ now: NOW });
 
-// shared/ sits beside the repository, in CI and on developer machines alike.
+// The project's copy of the provider's document (spec/README.md).
 const openapi = JSON.parse(
-  readFileSync(
-    join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'openapi.json'),
-    'utf8',
-  ),
+  readFileSync(join(import.meta.dirname, '..', '..', 'spec', 'openapi.json'), 'utf8'),
 ) as {
   paths: Record<
     string,

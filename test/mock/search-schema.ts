@@ -5,8 +5,8 @@ import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-/** Response schemas of ../shared/spec/openapi.json (beside the repository, here and in CI). */
-const path = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/spec/openapi.json');
+/** Response schemas of spec/openapi.json, the project's copy of the provider's document. */
+const path = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec/openapi.json');
 interface OpenApi {
   paths: Record<
     string,

@@ -69,9 +69,9 @@ export async function call(
   return { status: response.status, headers: response.headers, text, json };
 }
 
-// In CI ../shared sits beside the repository, as here.
+// The project's copy of the provider's document (spec/README.md).
 const here = dirname(fileURLToPath(import.meta.url));
-const openapiPath = resolve(here, '../../../shared/spec/openapi.json');
+const openapiPath = resolve(here, '../../spec/openapi.json');
 interface OpenApi {
   paths: Record<
     string,
