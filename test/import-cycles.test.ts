@@ -74,4 +74,26 @@ describe('src/', () => {
     const named = cycles(graph).map((c) => c.map((f) => relative(SRC, f)).sort());
     expect(named).toEqual([]);
   });
+
+  it('keeps the layers: arrows point down (docs/ARCHITECTURE.md)', () => {
+    // What each top-level folder may import besides itself.
+    const allowed: Record<string, readonly string[]> = {
+      params: [],
+      api: ['params'],
+      output: ['params', 'api'],
+      mock: ['params', 'api'],
+      cli: ['params', 'api', 'output', 'mock'],
+    };
+    const upward: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const layer = relative(SRC, file).split('/')[0]!;
+      for (const target of importsOf(file)) {
+        const to = relative(SRC, target).split('/')[0]!;
+        if (to !== layer && !(allowed[layer] ?? []).includes(to)) {
+          upward.push(`${relative(SRC, file)} → ${relative(SRC, target)}`);
+        }
+      }
+    }
+    expect(upward).toEqual([]);
+  });
 });

@@ -2,7 +2,12 @@
  * Typed errors of the client. `src/cli/exit-codes.ts` is the one place that maps
  * them to exit codes and `error: … / hint: …` lines.
  */
+import { NewsError } from '../params/errors.js';
 import { serverText } from './redact.js';
+
+// Declared in params (the lowest layer, which raises UsageError for bad values); the
+// client's users get them here with the rest.
+export { NewsError, UsageError } from '../params/errors.js';
 
 /** One error object of the API's error envelope. */
 export interface ApiErrorDetail {
@@ -17,30 +22,6 @@ export interface ApiErrorEnvelope {
   status?: string;
   request_id?: string | null;
   errors?: ApiErrorDetail[];
-}
-
-/** Base of every error this tool raises on purpose; anything else is a bug. */
-export class NewsError extends Error {
-  override name = 'NewsError';
-  /** An extra line for the user: what to do about it. */
-  hint: string | undefined;
-  /** Lines shown as they are under the error line (a query with a caret under the fault). */
-  context: readonly string[] = [];
-  constructor(message: string, options?: { hint?: string | undefined; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.hint = options?.hint;
-  }
-}
-
-/** Bad flags, values or files: nothing was sent (exit 2). */
-export class UsageError extends NewsError {
-  override name = 'UsageError';
-  /** The API error code the specification gives for this rule, when it gives one. */
-  readonly code: string | undefined;
-  constructor(message: string, options?: { hint?: string | undefined; code?: string | undefined }) {
-    super(message, options);
-    this.code = options?.code;
-  }
 }
 
 /** The server answered with an error status. */

@@ -7,7 +7,7 @@ import { EXIT, describeFailure } from './exit-codes.js';
 import { buildProgram, usageErrorFromCommander } from './program.js';
 import { createReporter } from './reporter.js';
 import { Runtime } from './runtime.js';
-import { type GlobalFlags, resolveSettings } from './settings.js';
+import { type GlobalFlags, resolveSettings } from './settings/settings.js';
 
 export interface RunOptions {
   /** Aborted on Ctrl-C; tests abort it to simulate one. */

@@ -4,11 +4,11 @@ import { FORMAT_NAMES } from '../output/formats.js';
 import { flagName } from '../params/registry.js';
 import type { CommandGroup, CommandInput, CommandSpec } from './command-spec.js';
 import { annotate } from './completion/value-sources.js';
-import { type HelpContext, formatCommandHelp } from './help-format.js';
-import { closest, didYouMean } from './help-suggest.js';
+import { type HelpContext, formatCommandHelp } from './help/format.js';
+import { closest, didYouMean } from './help/suggest.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime.js';
-import { AUTH_METHODS } from './settings.js';
+import { AUTH_METHODS } from './settings/settings.js';
 import { VERSION } from './version.js';
 
 /** Called with the parsed global flags and a handler; main.ts owns the runtime's lifetime. */
@@ -228,7 +228,7 @@ function withParentOptions(self: Command): Record<string, unknown> {
   return merged;
 }
 
-/** `news help [COMMAND…|TOPIC]`: a command's help, or one of the topics (help-topics.ts). */
+/** `news help [COMMAND…|TOPIC]`: a command's help, or one of the topics (help/topics.ts). */
 function addHelpCommand(program: Command, writeOut: (s: string) => void): void {
   const examples = ['news help search', 'news help people get', 'news help exit-codes'];
   const help = program
@@ -257,7 +257,7 @@ function addHelpCommand(program: Command, writeOut: (s: string) => void): void {
       program.outputHelp();
       return;
     }
-    const { helpTopic, TOPICS } = await import('./help-topics.js');
+    const { helpTopic, TOPICS } = await import('./help/topics.js');
     const topic = words.length === 1 ? helpTopic(words[0] ?? '', program) : undefined;
     if (topic !== undefined) {
       writeOut(topic);

@@ -3,8 +3,8 @@ import { UsageError } from '../api/errors.js';
 import type { ApiResponse, RequestSpec } from '../api/types.js';
 import type { CliIO, Reporter } from './context.js';
 import { PointsMeter } from './points-meter.js';
-import { refuseWithRaw } from './raw-check.js';
-import { MOCK_DEFAULT_KEY, type Settings } from './settings.js';
+import { refuseWithRaw } from './lists/raw-check.js';
+import { MOCK_DEFAULT_KEY, type Settings } from './settings/settings.js';
 import { VERSION } from './version.js';
 
 interface MockHandle {

@@ -1,4 +1,4 @@
-import { UsageError } from '../api/errors.js';
+import { UsageError } from './errors.js';
 import { searchParam } from './registry.js';
 import { caretLine, validateQuery } from './query/index.js';
 import { SEARCH_PARAMS } from './search-params.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFile } from '../../src/cli/completion/engine.js';
 import { liveTree } from '../../src/cli/completion/in-process.js';
-import { configPath } from '../../src/cli/config-file.js';
+import { configPath } from '../../src/cli/settings/config-file.js';
 import { SHELLS, SHELL_FILES, completionScript } from '../../src/cli/completion/scripts.js';
 import { unpackTree } from '../../src/cli/completion/tree-file.js';
 import type { TreeCommand } from '../../src/cli/completion/types.js';

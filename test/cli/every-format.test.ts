@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOCK_DEFAULT_KEY } from '../../src/cli/settings.js';
+import { MOCK_DEFAULT_KEY } from '../../src/cli/settings/settings.js';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../output/helpers.js';

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docsProgram } from '../../src/cli/help-docs.js';
+import { docsProgram } from '../../src/cli/help/docs.js';
 import { examplesOf } from '../../src/cli/program.js';
 import { runCli } from '../helpers/cli.js';
 import { BIN } from '../helpers/spawn.js';

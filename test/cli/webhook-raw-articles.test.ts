@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { articleRanges } from '../../src/cli/webhook-raw-articles.js';
+import { articleRanges } from '../../src/cli/webhooks/raw-articles.js';
 
 const slices = (text: string) => {
   const body = Buffer.from(text);

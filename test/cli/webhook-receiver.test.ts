@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedSet, startWebhookReceiver } from '../../src/cli/webhook-receiver.js';
+import { BoundedSet, startWebhookReceiver } from '../../src/cli/webhooks/receiver.js';
 import { expectedSignature } from '../helpers/webhook-receiver.js';
 
 describe('webhook receiver: bounded de-duplication', () => {

@@ -3,8 +3,8 @@ import type { ParamDef } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
 import { splitsTitleWindow } from '../cron/options.js';
-import { pagingFrom, runList } from '../list-runner.js';
-import { resolveNames } from '../resolve-names.js';
+import { pagingFrom, runList } from '../lists/list-runner.js';
+import { resolveNames } from '../lists/resolve-names.js';
 import type { Runtime } from '../runtime.js';
 
 /**

@@ -1,7 +1,7 @@
 import { NewsError } from '../../api/errors.js';
 import type { CommandSpec } from '../command-spec.js';
-import { idArguments } from '../id-args.js';
-import { runList } from '../list-runner.js';
+import { idArguments } from '../lists/id-args.js';
+import { runList } from '../lists/list-runner.js';
 
 export const article: CommandSpec = {
   name: 'article',

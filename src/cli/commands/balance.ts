@@ -1,6 +1,6 @@
 import { redactKey } from '../redact-key.js';
 import type { CommandSpec } from '../command-spec.js';
-import { writeSingle } from '../single-record.js';
+import { writeSingle } from '../lists/single-record.js';
 
 export const balance: CommandSpec = {
   name: 'balance',

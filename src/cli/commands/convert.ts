@@ -4,7 +4,7 @@ import { UsageError } from '../../api/errors.js';
 import type { PageSource } from '../../output/format-writer.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
-import { exportPages } from '../export-pages.js';
+import { exportPages } from '../lists/export-pages.js';
 
 const KINDS: readonly RecordKind[] = ['article', 'person', 'company', 'journalist', 'generic'];
 const MAX_JOBS = 16;

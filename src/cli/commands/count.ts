@@ -2,7 +2,7 @@ import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { RESOLVE_OPTION, resolveNames } from '../resolve-names.js';
+import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 
 /** Count takes the search filters; paging, sorting, highlighting and facets mean nothing to it. */
 const COUNT_PARAMS = SEARCH_PARAMS.filter(

@@ -2,10 +2,10 @@ import { NotFoundError } from '../../api/errors.js';
 import { UsageError } from '../../api/errors.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandInput } from '../command-spec.js';
-import { chooseFormat, terminalWidth } from '../export-pages.js';
-import { refuseWithRaw } from '../raw-check.js';
+import { chooseFormat, terminalWidth } from '../lists/export-pages.js';
+import { refuseWithRaw } from '../lists/raw-check.js';
 import type { Runtime } from '../runtime.js';
-import { exportList, writeSingle } from '../single-record.js';
+import { exportList, writeSingle } from '../lists/single-record.js';
 import { type DirectoryKind, renderProfileCard } from '../views/profile-card.js';
 import { numericId } from './article-feed.js';
 

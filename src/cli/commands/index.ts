@@ -2,7 +2,7 @@ import type { CommandSpec } from '../command-spec.js';
 import { completion } from '../completion/command.js';
 import { article } from './article.js';
 import { balance } from './balance.js';
-import { config } from './config.js';
+import { config } from '../settings/config-command.js';
 import { convert } from './convert.js';
 import { count } from './count.js';
 import { companies, journalists, people } from './directory.js';
@@ -17,10 +17,10 @@ import { query } from './query.js';
 import { raw } from './raw.js';
 import { search } from './search.js';
 import { story } from './story.js';
-import { stream } from './stream.js';
+import { stream } from '../stream/stream.js';
 import { suggest } from './suggest.js';
 import { trends } from './trends.js';
-import { webhooks } from './webhooks.js';
+import { webhooks } from '../webhooks/webhooks.js';
 
 /** Every command, in the order `news --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [

@@ -4,7 +4,7 @@ import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
 import { CRON_OPTIONS } from '../cron/options.js';
 import { withRunLog } from '../cron/run-log.js';
-import { RESOLVE_OPTION } from '../resolve-names.js';
+import { RESOLVE_OPTION } from '../lists/resolve-names.js';
 import { runArticleFeed } from './article-feed.js';
 
 /** The search filters plus what the local endpoint adds (a centre, ranking, insights). */

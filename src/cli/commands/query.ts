@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
-import { exportList } from '../single-record.js';
+import { exportList } from '../lists/single-record.js';
 
 export const query: CommandSpec = {
   name: 'query',

@@ -1,7 +1,7 @@
 import { RAW_PARAMS } from '../../params/raw-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { pagingFrom, runList } from '../list-runner.js';
+import { pagingFrom, runList } from '../lists/list-runner.js';
 
 const byName = new Map(RAW_PARAMS.map((d) => [d.name, d]));
 

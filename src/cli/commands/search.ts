@@ -3,8 +3,8 @@ import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
 import { CRON_OPTIONS, splitsTitleWindow } from '../cron/options.js';
 import { withRunLog } from '../cron/run-log.js';
-import { pagingFrom, runList } from '../list-runner.js';
-import { RESOLVE_OPTION, resolveNames } from '../resolve-names.js';
+import { pagingFrom, runList } from '../lists/list-runner.js';
+import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 
 export const search: CommandSpec = {
   name: 'search',

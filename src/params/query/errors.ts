@@ -1,4 +1,4 @@
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * The query language's error codes, one meaning each. The specification reserves

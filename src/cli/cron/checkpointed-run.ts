@@ -1,0 +1,107 @@
+/**
+ * `--all -o FILE` and `--resume`: pages are spooled beside FILE with a
+ * checkpoint (checkpoint.ts), then the whole spool is encoded atomically into
+ * FILE, so an interrupted export leaves no file and a resumed one ends with
+ * the same records as an uninterrupted run.
+ */
+import type { NewsClient } from '../../api/index.js';
+import { NewsError, UsageError } from '../../api/errors.js';
+import type { RequestSpec } from '../../api/types.js';
+import type { FormatName } from '../../output/types.js';
+import { exportPages } from '../lists/export-pages.js';
+import type { ProgressLine } from '../reporter.js';
+import { Spool, checkpointPaths, loadCheckpoint, removeCheckpoint } from './checkpoint.js';
+import type { CronListRequest } from './cron-request.js';
+import { type Tally, budgetedPages } from './paged-budget.js';
+import { runStats } from './run-log.js';
+import { fingerprintOf } from './run-state.js';
+
+/** `--all -o FILE`: spool with a checkpoint, then encode the spool atomically into FILE. */
+export async function runCheckpointed(
+  req: CronListRequest,
+  client: NewsClient,
+  request: RequestSpec,
+  output: string,
+  tally: Tally,
+  progress: ProgressLine,
+  now: Date,
+): Promise<number> {
+  const { runtime, paging } = req;
+  const format: FormatName | undefined = runtime.settings.format;
+  const fingerprint = JSON.stringify({
+    query: fingerprintOf(request),
+    per_page: req.perPage ?? null,
+    start: req.startPage,
+    limit: paging.limit ?? null,
+    format: format ?? null,
+    fields: runtime.settings.fields ?? null,
+  });
+  let spool: Spool | undefined;
+  if (paging.cron.resume) {
+    spool = await Spool.resume(output, fingerprint);
+    if (spool === undefined) {
+      runtime.report.notice(`no checkpoint for ${output}: starting from the first page`);
+    } else {
+      const c = spool.checkpoint;
+      runtime.report.notice(
+        `resuming ${output} at page ${c.next_page} (${c.records} records from ${c.pages} pages kept)`,
+      );
+    }
+  } else if ((await loadCheckpoint(checkpointPaths(output).checkpoint)) !== undefined) {
+    runtime.report.notice(
+      `discarding the checkpoint of an interrupted export to ${output} (--resume would continue it)`,
+    );
+  }
+  spool ??= await Spool.create(output, fingerprint, now);
+  const checkpoint = spool.checkpoint;
+  const startPage = checkpoint.pages === 0 ? req.startPage : checkpoint.next_page;
+  const perPage = checkpoint.per_page ?? req.perPage;
+  const limit = paging.limit === undefined ? undefined : paging.limit - checkpoint.records;
+  try {
+    if (limit === undefined || limit > 0) {
+      const pages = budgetedPages(client, req, request, tally, {
+        startPage,
+        perPage,
+        limit,
+        resumable: true,
+      });
+      for await (const page of pages) {
+        const size =
+          perPage ?? (typeof page.envelope['limit'] === 'number' ? page.envelope['limit'] : null);
+        const fresh = await spool.append(
+          page.page,
+          page.records,
+          size ?? page.records.length,
+          runtime.io.now(),
+        );
+        progress.update(fresh.length);
+      }
+    }
+  } catch (error) {
+    await spool.close();
+    if (error instanceof NewsError && !(error instanceof UsageError)) {
+      const c = spool.checkpoint;
+      error.hint ??= `${c.records} records from ${c.pages} pages are checkpointed: run the same command with --resume to continue`;
+    }
+    throw error;
+  }
+  await spool.close();
+  progress.done();
+  const result = await exportPages(
+    runtime,
+    spool.pages(),
+    req.kind,
+    `news ${req.spec.path}`,
+    output,
+  );
+  await removeCheckpoint(output);
+  runStats(runtime).records = result.records;
+  return result.records;
+}
+
+/** A regular file (or none yet): a checkpoint can sit beside it. Pipes and devices are written straight. */
+export async function atomicTarget(output: string): Promise<boolean> {
+  const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
+  // A path that cannot be written is reported by the export itself, with its own message.
+  return (await resolveOutputTarget(output).catch(() => undefined))?.kind !== 'direct';
+}

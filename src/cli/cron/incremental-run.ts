@@ -1,0 +1,121 @@
+/**
+ * The incremental path: pages of every window, newest first, down to the last
+ * run's watermark (--state), each article once; then one export, or one file
+ * per partition, and only after the output is complete, the new state.
+ */
+import type { NewsClient } from '../../api/index.js';
+import type { RequestSpec } from '../../api/types.js';
+import type { ApiRecord } from '../../output/types.js';
+import { exportPages } from '../lists/export-pages.js';
+import type { ProgressLine } from '../reporter.js';
+import type { CronListRequest } from './cron-request.js';
+import { type Tally, budgetedPages } from './paged-budget.js';
+import { exportPartitioned } from './partitioned-export.js';
+import { runStats } from './run-log.js';
+import { type RunState, commitRunState, nextRunState } from './run-state.js';
+
+export interface IncrementalRun {
+  readonly client: NewsClient;
+  /** The request as sent (with --state: sorted by id, newest first). */
+  readonly request: RequestSpec;
+  /** One request per published_at window, newest window first. */
+  readonly requests: readonly RequestSpec[];
+  /** The state the run started from (--state), if any. */
+  readonly previous: RunState | undefined;
+  readonly tally: Tally;
+  readonly progress: ProgressLine;
+  readonly output: string | undefined;
+  readonly now: Date;
+}
+
+function idOf(record: ApiRecord): number {
+  const id = (record as { id?: unknown }).id;
+  return typeof id === 'number' ? id : Number(id);
+}
+
+/** The first page with records, and a source that replays it: lets --skip-empty decide before a file exists. */
+async function peek<T>(
+  source: AsyncGenerator<T[]>,
+): Promise<{ empty: boolean; pages: AsyncGenerator<T[]> }> {
+  const first = await source.next();
+  if (first.done) return { empty: true, pages: source };
+  async function* replay(): AsyncGenerator<T[]> {
+    yield first.value as T[];
+    yield* source;
+  }
+  return { empty: false, pages: replay() };
+}
+
+export async function runIncremental(req: CronListRequest, run: IncrementalRun): Promise<number> {
+  const { runtime, paging } = req;
+  const { cron } = paging;
+  const { client, request, requests, previous, tally, progress, output, now } = run;
+  const stats = runStats(runtime);
+  const watermark = previous?.watermark?.value;
+  const title = `news ${req.spec.path}`;
+  let maxId: number | undefined;
+  let written = 0;
+  const seen = new Set<number>();
+  async function* records(): AsyncGenerator<ApiRecord[]> {
+    for (const one of requests) {
+      const limit = paging.limit === undefined ? undefined : paging.limit - written;
+      if (limit !== undefined && limit <= 0) return;
+      const pages = budgetedPages(client, req, one, tally, {
+        startPage: req.startPage,
+        perPage: req.perPage,
+        limit,
+        resumable: false,
+      });
+      for await (const page of pages) {
+        const fresh: ApiRecord[] = [];
+        let reached = false;
+        for (const record of page.records) {
+          const id = idOf(record);
+          if (watermark !== undefined && id <= watermark) {
+            reached = true;
+            break;
+          }
+          if (!Number.isNaN(id)) {
+            if (seen.has(id)) continue;
+            seen.add(id);
+            maxId = maxId === undefined ? id : Math.max(maxId, id);
+          }
+          fresh.push(record);
+        }
+        written += fresh.length;
+        progress.update(fresh.length);
+        if (fresh.length > 0) yield fresh;
+        // The watermark ends this window (leaving the loop ends paginate and
+        // its prefetch); older windows may still hold articles indexed late.
+        if (reached) break;
+      }
+    }
+  }
+
+  const { empty, pages } = await peek(records());
+  let count = 0;
+  if (empty && cron.state !== undefined) {
+    const since = previous === undefined ? '' : ` since ${previous.updated_at}`;
+    progress.done();
+    runtime.report.notice(
+      `nothing new${since}${cron.skipEmpty ? '; no file written (--skip-empty)' : ''}`,
+    );
+  }
+  if (!(empty && cron.skipEmpty)) {
+    count =
+      cron.partitionBy === undefined
+        ? (await exportPages(runtime, pages, req.kind, title, output)).records
+        : await exportPartitioned(req, pages, output!, title, now);
+  } else {
+    stats.output = undefined;
+  }
+  stats.records = count;
+  if (cron.state !== undefined && !runtime.stdoutClosed) {
+    // Only now: the output is written, fsynced and renamed (or on stdout).
+    await commitRunState(
+      cron.state,
+      nextRunState(request, previous, maxId, written, runtime.io.now()),
+    );
+  }
+  return count;
+}

@@ -1,0 +1,312 @@
+/**
+ * `news stream`: checks everything before connecting, then pulls batches of
+ * new articles from the reconnecting session (src/api/stream-session.ts) and
+ * writes them as they arrive (src/output/live-export.ts). Loaded with
+ * import() when the command runs.
+ *
+ * `--state FILE` (src/cli/cron/stream-state.ts) starts the stream after the
+ * saved id and moves it after each batch has reached the output.
+ */
+import { InterruptedError, UsageError } from '../../api/errors.js';
+import type { StreamTransport } from '../../api/stream-types.js';
+import type { RequestSpec } from '../../api/types.js';
+import {
+  STREAM_MAX_AGE,
+  STREAM_MAX_AGE_RULE,
+  STREAM_PROTOCOL,
+  parseStreamMaxAge,
+} from '../../params/stream-params.js';
+import { buildRequestBody } from '../../params/validate.js';
+import type { CommandInput } from '../command-spec.js';
+import type { Runtime } from '../runtime.js';
+import type { FormatName } from '../../output/types.js';
+
+export const DEFAULT_MOCK_PUBLISH_RATE = 60;
+
+export interface StreamOptions {
+  transport: 'sse' | 'ws';
+  maxEvents: number | undefined;
+  durationMs: number | undefined;
+  maxAge: number | undefined;
+  lastEventId: string | undefined;
+  headers: Record<string, string>;
+  publishRate: number | undefined;
+  /** `--state FILE`: start where the last run stopped, remember where this one does. */
+  stateFile: string | undefined;
+  stateReset: boolean;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `10m`, `2h`, `500ms`; a bare number is seconds. */
+export function parseDuration(raw: string): number | undefined {
+  const m = DURATION.exec(raw.trim());
+  if (m === null) return undefined;
+  const ms = Number(m[1]) * UNIT_MS[m[2] ?? 's']!;
+  return ms > 0 && Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Headers a user may not set by hand: the key has its own options, the rest is the transport's. */
+const RESERVED_HEADERS = new Set([
+  'x-api-key',
+  'authorization',
+  'last-event-id',
+  'host',
+  'connection',
+  'upgrade',
+  'content-length',
+]);
+
+export function parseStreamOptions(options: Readonly<Record<string, unknown>>): StreamOptions {
+  const transport = String(options['transport'] ?? 'sse');
+  if (transport !== 'sse' && transport !== 'ws') {
+    throw new UsageError(`--transport must be sse or ws (got "${transport}")`);
+  }
+  let maxEvents: number | undefined;
+  if (options['maxEvents'] !== undefined) {
+    maxEvents = Number(options['maxEvents']);
+    if (!Number.isInteger(maxEvents) || maxEvents < 1) {
+      throw new UsageError(
+        `--max-events must be a whole number of at least 1 (got "${String(options['maxEvents'])}")`,
+      );
+    }
+  }
+  let durationMs: number | undefined;
+  if (options['duration'] !== undefined) {
+    durationMs = parseDuration(String(options['duration']));
+    if (durationMs === undefined) {
+      throw new UsageError(
+        `--duration must be a time such as 90s, 10m or 2h (got "${String(options['duration'])}")`,
+      );
+    }
+  }
+  let maxAge: number | undefined;
+  if (options['streamMaxAge'] !== undefined) {
+    maxAge = parseStreamMaxAge(options['streamMaxAge']);
+    if (maxAge === undefined) {
+      throw new UsageError(
+        `${STREAM_MAX_AGE.flag} ${STREAM_MAX_AGE_RULE} (got "${String(options['streamMaxAge'])}") [${STREAM_MAX_AGE.code}]`,
+        { code: STREAM_MAX_AGE.code },
+      );
+    }
+  }
+  const headers: Record<string, string> = {};
+  for (const header of (options['header'] as string[] | undefined) ?? []) {
+    const colon = header.indexOf(':');
+    const name = colon > 0 ? header.slice(0, colon).trim().toLowerCase() : '';
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      throw new UsageError(`--header ${header} must be NAME: VALUE`, {
+        hint: 'for example --header "X-Mock-Scenario: drop-after-5"',
+      });
+    }
+    if (RESERVED_HEADERS.has(name)) {
+      throw new UsageError(`--header cannot set ${name}`, {
+        hint: name === 'last-event-id' ? 'use --last-event-id' : 'the key goes in --api-key',
+      });
+    }
+    headers[name] = header.slice(colon + 1).trim();
+  }
+  let publishRate: number | undefined;
+  if (options['publishRate'] !== undefined) {
+    publishRate = Number(options['publishRate']);
+    if (!Number.isFinite(publishRate) || publishRate < 0) {
+      throw new UsageError(
+        `--publish-rate must be a number of articles per minute, 0 or more (got "${String(options['publishRate'])}")`,
+      );
+    }
+  }
+  const lastEventId =
+    options['lastEventId'] === undefined ? undefined : String(options['lastEventId']).trim();
+  if (lastEventId === '') throw new UsageError('--last-event-id must not be empty');
+  const stateFile = options['state'] === undefined ? undefined : String(options['state']);
+  const stateReset = options['stateReset'] === true;
+  if (stateFile !== undefined && lastEventId !== undefined) {
+    throw new UsageError('--state and --last-event-id do not go together', {
+      hint: 'the state file holds the id to resume after; --state-reset starts it afresh',
+    });
+  }
+  if (stateReset && stateFile === undefined)
+    throw new UsageError('--state-reset needs --state FILE');
+  return {
+    transport,
+    maxEvents,
+    durationMs,
+    maxAge,
+    lastEventId,
+    headers,
+    publishRate,
+    stateFile,
+    stateReset,
+  };
+}
+
+/** The request: the filters as query parameters, in table order, plus `stream.max_age`. */
+export function streamRequest(input: CommandInput, options: StreamOptions, now: Date): RequestSpec {
+  const body = buildRequestBody(input.params, { now });
+  const query: Record<string, string | number> = { ...body };
+  if (options.maxAge !== undefined) query[STREAM_MAX_AGE.name] = options.maxAge;
+  return {
+    method: 'GET',
+    path: options.transport === 'ws' ? STREAM_PROTOCOL.wsPath : STREAM_PROTOCOL.ssePath,
+    query,
+  };
+}
+
+/** -f, else the -o extension, else table on a terminal and jsonl in a pipe. */
+async function streamFormat(runtime: Runtime): Promise<FormatName> {
+  const { settings } = runtime;
+  if (settings.format !== undefined || (settings.output !== undefined && settings.output !== '-')) {
+    const { chooseFormat } = await import('../lists/export-pages.js');
+    return chooseFormat(runtime);
+  }
+  return runtime.io.stdout.isTTY ? 'table' : 'jsonl';
+}
+
+export async function runStream(input: CommandInput, runtime: Runtime): Promise<void> {
+  const options = parseStreamOptions(input.options);
+  const spec = streamRequest(input, options, runtime.io.now());
+  if (runtime.settings.dryRun) {
+    await runtime.printDryRun(spec);
+    return;
+  }
+  const format = await streamFormat(runtime);
+  const { isLiveOutput, openLiveExport } = await import('../../output/index.js');
+  const finite = options.maxEvents !== undefined || options.durationMs !== undefined;
+  if (!finite && !isLiveOutput(format, runtime.settings.output)) {
+    throw new UsageError(
+      `${format}${runtime.settings.output?.endsWith('.gz') ? ' (gzipped)' : ''} is written at the end: an endless stream needs --max-events N or --duration D`,
+      { hint: 'or write as records arrive with -f jsonl, ndjson, csv or tsv' },
+    );
+  }
+
+  if (runtime.settings.mock) {
+    runtime.mockOptions.publishRate = options.publishRate ?? DEFAULT_MOCK_PUBLISH_RATE;
+  } else if (options.publishRate !== undefined) {
+    runtime.report.warn('--publish-rate only shapes the built-in mock (--mock); ignored');
+  }
+  const client = await runtime.client();
+  const prepared = client.prepare(spec);
+  const state =
+    options.stateFile === undefined
+      ? undefined
+      : await (await import('../cron/stream-state.js')).openStreamState(
+          options.stateFile,
+          spec,
+          options.stateReset,
+          () => runtime.io.now(),
+        );
+  try {
+    const transportOptions = {
+      connectTimeoutMs: runtime.settings.timeoutMs,
+      env: runtime.io.env,
+    };
+    // The output first: a file that cannot be opened fails before any timer or socket exists.
+    const { exportOptionsFor } = await import('../lists/export-pages.js');
+    const { signal: _paged, ...liveOptions } = exportOptionsFor(
+      runtime,
+      format,
+      runtime.settings.output,
+      'article',
+      'news stream',
+    );
+    const out = await openLiveExport(liveOptions);
+    const transport: StreamTransport =
+      options.transport === 'ws'
+        ? new (await import('../../api/stream-ws.js')).WsTransport(transportOptions)
+        : new (await import('../../api/stream-sse.js')).SseTransport(transportOptions);
+    const { StreamSession } = await import('../../api/stream-session.js');
+
+    // Ctrl-C and --duration both stop the session; only Ctrl-C is an interruption.
+    const stop = new AbortController();
+    const onInterrupt = (): void => stop.abort(runtime.signal.reason);
+    runtime.signal.addEventListener('abort', onInterrupt, { once: true });
+    let timeUp = false;
+    const timer =
+      options.durationMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timeUp = true;
+            stop.abort(new Error('duration reached'));
+          }, options.durationMs);
+
+    const session = new StreamSession({
+      transport,
+      url: prepared.url,
+      headers: { ...prepared.headers, ...options.headers },
+      lastEventId: state?.lastEventId ?? options.lastEventId,
+      maxFailures: runtime.settings.retries,
+      signal: stop.signal,
+      apiKey: runtime.settings.apiKey,
+      onOpen: ({ sessionId }) =>
+        runtime.report.debug(`stream open${sessionId ? `: session ${sessionId}` : ''}`),
+      onReconnect: (r) =>
+        runtime.report.debug(
+          `reconnecting in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})${r.lastEventId ? `, after id ${r.lastEventId}` : ''}`,
+        ),
+    });
+
+    let written = 0;
+    let lastId: string | undefined;
+    try {
+      for await (const batch of session) {
+        const take =
+          options.maxEvents === undefined ? batch : batch.slice(0, options.maxEvents - written);
+        if (out.takesLines && take.every((a) => a.json !== undefined)) {
+          // The text as received: no second JSON.stringify of every article.
+          let text = '';
+          for (const a of take) text += `${a.json}\n`;
+          await out.writeLines(text, take.length);
+        } else await out.write(take.map((a) => a.article));
+        written += take.length;
+        if (out.broken) break;
+        const last = take[take.length - 1];
+        if (last !== undefined) {
+          lastId = last.id;
+          // A file written at the end (parquet, xlsx…) holds nothing until finish().
+          if (out.live) await state?.written(last.id, take.length);
+        }
+        if (options.maxEvents !== undefined && written >= options.maxEvents) break;
+      }
+    } catch (error) {
+      const ended = error instanceof InterruptedError && timeUp && !runtime.signal.aborted;
+      if (!ended) {
+        // What arrived stays: a live output keeps its records, a finite one is completed.
+        if (error instanceof InterruptedError || runtime.signal.aborted) {
+          const finished = await out.finish().then(
+            () => true,
+            () => out.abort().then(() => false),
+          );
+          if (finished && !out.live && lastId !== undefined) await state?.written(lastId, written);
+          throw new InterruptedError('interrupted');
+        }
+        if (out.live) await out.finish().catch(() => out.abort());
+        else await out.abort();
+        throw error;
+      }
+    } finally {
+      clearTimeout(timer);
+      runtime.signal.removeEventListener('abort', onInterrupt);
+      await transport.close().catch(() => undefined);
+    }
+    if (out.broken) {
+      runtime.stdoutClosed = true;
+      await out.abort();
+      return;
+    }
+    const { path } = await out.finish();
+    if (!out.live && lastId !== undefined) await state?.written(lastId, written);
+    if (session.end?.reason === 'closed') {
+      runtime.report.notice(
+        `the stream session was closed on purpose (ER0364): ${session.end.message}`,
+      );
+    }
+    if (session.duplicates > 0) {
+      runtime.report.debug(`${session.duplicates} replayed articles were already written; skipped`);
+    }
+    if (path !== undefined) runtime.report.notice(`wrote ${written} articles to ${path}`);
+    else runtime.report.debug(`${written} articles, ${session.reconnects} reconnects`);
+  } finally {
+    await state?.close();
+  }
+}

@@ -1,0 +1,24 @@
+/** `news stream sessions` and `news stream sessions close ID`. Loaded with import(). */
+import { UsageError } from '../../api/errors.js';
+import { recordsOf } from '../lists/list-runner.js';
+import type { Runtime } from '../runtime.js';
+import { exportList } from '../lists/single-record.js';
+
+const PATH = '/v1/news/stream/sessions';
+
+export async function listSessions(runtime: Runtime): Promise<void> {
+  const response = await runtime.send<unknown>({ method: 'GET', path: PATH });
+  if (response === null) return;
+  await exportList(runtime, recordsOf(response.body), 'generic', 'news stream sessions');
+}
+
+export async function closeSession(id: string, runtime: Runtime): Promise<void> {
+  if (id.trim() === '') throw new UsageError('the session id must not be empty');
+  const response = await runtime.send<Record<string, unknown>>({
+    method: 'DELETE',
+    path: PATH,
+    query: { session_id: id.trim() },
+  });
+  if (response === null) return;
+  runtime.report.notice(`closed stream session ${id.trim()}`);
+}
