@@ -3,17 +3,21 @@
  * terminal width. Borderless by default, as `gh` prints lists (two spaces
  * between columns, a header line); `box` draws lines around the cells.
  *
- * Widths come from the first page (the table streams: later pages keep them
- * and cut what no longer fits). Each column wants its widest cell; when the
- * total is over the width, the widest text columns are cut first, down to the
- * next widest, until the table fits (ids, numbers and dates are never cut).
- * Generic records show as many of their columns as fit.
- * Every cell goes through `terminalSafe`: data must not be able to send
- * escape sequences or bidi overrides to the terminal.
+ * This module decides the layout; cli-table3 draws it. Widths come from the
+ * first page (the table streams: later pages keep them and cli-table3 cuts
+ * what no longer fits, ending the cell with `…`). Each column wants its
+ * widest cell; when the total is over the width, the widest text columns are
+ * cut first, down to the next widest, until the table fits (ids, numbers and
+ * dates are never cut). Generic records show as many of their columns as fit.
+ * Widths are measured with string-width, the measure cli-table3 pads and cuts
+ * with, so the two agree on every cell.
+ * Every cell goes through `terminalSafe` before cli-table3 sees it: data must
+ * not be able to send escape sequences or bidi overrides to the terminal.
  */
+import Table from 'cli-table3';
+import stringWidth from 'string-width';
 import type { Column } from '../columns.js';
 import { selectColumns } from '../columns.js';
-import { displayWidth, padWidth } from '../display-width.js';
 import type { FormatWriter, WriterContext } from '../format-writer.js';
 import { cellOf } from '../flatten.js';
 import type { Cell } from '../flatten.js';
@@ -137,10 +141,10 @@ export function layout(
     chosen = ctx.columns.map((column) => ({ column, header: column.name }));
   }
   const measured = chosen.map(({ column, header }) => {
-    const headerWidth = displayWidth(terminalSafe(header));
+    const headerWidth = stringWidth(terminalSafe(header));
     let content = 0;
     for (const record of sample) {
-      content = Math.max(content, displayWidth(display(cellOf(record, column), column)));
+      content = Math.max(content, stringWidth(display(cellOf(record, column), column)));
     }
     const natural = Math.max(headerWidth, content, 1);
     const minimum = isText(column) ? Math.min(natural, Math.max(MIN_TEXT, headerWidth)) : natural;
@@ -168,58 +172,94 @@ export function layout(
   }));
 }
 
-function renderRow(cells: readonly string[], cols: readonly TableColumn[], style: TableStyle) {
-  const padded = cells.map((text, i) => padWidth(text, cols[i]!.width, cols[i]!.align));
-  return style === 'box' ? `│ ${padded.join(' │ ')} │` : padded.join('  ').trimEnd();
-}
+type Chars = Partial<Record<Table.CharName, string>>;
 
-function rule(cols: readonly TableColumn[], left: string, mid: string, right: string): string {
-  return `${left}${cols.map((c) => '─'.repeat(c.width + 2)).join(mid)}${right}`;
+/** No lines at all; two spaces between columns. */
+const BORDERLESS: Chars = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
+
+/** Pages after the first continue the box: no top line. */
+const NO_TOP: Chars = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' };
+
+// cli-table3 cuts by UTF-16 unit, so an emoji at the cut can lose its second
+// half, which a terminal shows as U+FFFD. string-width counted the half as one
+// column: the ellipsis moves into it and a space takes the ellipsis's place.
+const HALF_BEFORE_ELLIPSIS = /[\uD800-\uDBFF]…/g;
+
+/**
+ * One page drawn by cli-table3 with the layout's widths (plus the cell
+ * padding of `box`), the header when `head` is given. Returns its lines.
+ */
+function draw(
+  cols: readonly TableColumn[],
+  rows: readonly string[][],
+  style: TableStyle,
+  head: boolean,
+): string[] {
+  const padding = style === 'box' ? 1 : 0;
+  const table = new Table({
+    ...(head ? { head: cols.map((c) => terminalSafe(c.header)) } : {}),
+    colWidths: cols.map((c) => c.width + 2 * padding),
+    colAligns: cols.map((c) => c.align),
+    chars: style === 'box' ? (head ? {} : NO_TOP) : BORDERLESS,
+    // No colours: a table is read in pipes and logs as well as on terminals.
+    style: {
+      'padding-left': padding,
+      'padding-right': padding,
+      head: [],
+      border: [],
+      compact: true,
+    },
+  });
+  table.push(...rows);
+  const text = table.toString();
+  const lines = (text.isWellFormed() ? text : text.replace(HALF_BEFORE_ELLIPSIS, '… ')).split('\n');
+  return style === 'box' ? lines : lines.map((l) => l.trimEnd());
 }
 
 export async function createTableWriter(ctx: WriterContext): Promise<FormatWriter> {
   const style: TableStyle = ctx.tableStyle ?? 'plain';
   let cols: TableColumn[] | undefined;
-  const head = (columns: TableColumn[]): string[] => {
-    const header = renderRow(
-      columns.map((c) => terminalSafe(c.header)),
-      columns,
-      style,
-    );
-    return style === 'box'
-      ? [rule(columns, '┌', '┬', '┐'), header, rule(columns, '├', '┼', '┤')]
-      : [header];
+  /** `box`: cli-table3 closes each page it draws; the table streams, so the close is held back until the end. */
+  let close: string | undefined;
+  const write = async (rows: string[][], head: boolean): Promise<void> => {
+    const lines = draw(cols!, rows, style, head);
+    if (style === 'box') close = lines.pop();
+    if (lines.length > 0) await ctx.sink.write(`${lines.join('\n')}\n`);
   };
   return {
     async writePage(records) {
       if (records.length === 0) return;
-      const lines: string[] = [];
-      if (cols === undefined) {
-        cols = layout(ctx, records, ctx.terminalWidth, style);
-        lines.push(...head(cols));
-      }
+      const head = cols === undefined;
+      cols ??= layout(ctx, records, ctx.terminalWidth, style);
       const shown = cols;
-      for (const record of records) {
-        lines.push(
-          renderRow(
-            shown.map((c) => display(cellOf(record, c.column), c.column)),
-            shown,
-            style,
-          ),
-        );
-      }
-      await ctx.sink.write(`${lines.join('\n')}\n`);
+      await write(
+        records.map((record) => shown.map((c) => display(cellOf(record, c.column), c.column))),
+        head,
+      );
     },
     async finish() {
+      // No records: the header alone, so the reader sees what would have been listed.
       if (cols === undefined) {
-        // No records: the header alone, so the reader sees what would have been listed.
         cols = layout(ctx, [], ctx.terminalWidth, style);
-        const lines = head(cols);
-        if (style === 'box') lines.push(rule(cols, '└', '┴', '┘'));
-        await ctx.sink.write(`${lines.join('\n')}\n`);
-        return;
+        await write([], true);
       }
-      if (style === 'box') await ctx.sink.write(`${rule(cols, '└', '┴', '┘')}\n`);
+      if (close !== undefined) await ctx.sink.write(`${close}\n`);
     },
   };
 }
