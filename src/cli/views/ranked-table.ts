@@ -1,4 +1,9 @@
-import { type DrawColumn, drawRows, textWidth } from '../../output/formats/table-draw.js';
+import {
+  type DrawColumn,
+  drawRows,
+  frameWidth,
+  textWidth,
+} from '../../output/formats/table-draw.js';
 import { terminalSafe } from '../../output/text.js';
 import { bar, formatCount } from './bars.js';
 
@@ -26,8 +31,9 @@ export function rankedTable(
   const countWidth = Math.max(...counts.map(textWidth));
   const extraWidth = Math.min(22, Math.max(0, ...extras.map(textWidth)));
   const barWidth = Math.max(4, Math.min(20, Math.floor(width / 5)));
-  const gaps = 2 + 2 + (extraWidth > 0 ? 2 : 0) + 2;
-  const labelWidth = Math.max(8, Math.min(32, width - gaps - extraWidth - countWidth - barWidth));
+  // The two-space indent and the gaps between three or four columns.
+  const frame = 2 + frameWidth(extraWidth > 0 ? 4 : 3);
+  const labelWidth = Math.max(8, Math.min(32, width - frame - extraWidth - countWidth - barWidth));
   const max = Math.max(...shown.map((r) => r.count));
   const columns: DrawColumn[] = [
     { width: labelWidth, align: 'left' },

@@ -3,7 +3,12 @@
  * with its count, share, growth and a bar (or, with --time-bucket, a sparkline
  * of its buckets). Pure: (groups, width) → text.
  */
-import { type DrawColumn, drawRows, textWidth } from '../../output/formats/table-draw.js';
+import {
+  type DrawColumn,
+  drawRows,
+  frameWidth,
+  textWidth,
+} from '../../output/formats/table-draw.js';
 import { terminalSafe } from '../../output/text.js';
 import { bar, formatChange, formatCount, sparkline } from './bars.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
@@ -116,7 +121,9 @@ function rows(trends: readonly Json[], width: number): string[] {
     { key: 'growth', width: widest('growth'), align: 'right' },
   ];
   const middle = candidates.filter((c) => c.width > 0);
-  const fixed = 2 + middle.reduce((sum, c) => sum + c.width + 2, 0) + 2 + chartW;
+  // The two-space indent, the middle columns, the chart and the gaps between them all.
+  const fixed =
+    2 + middle.reduce((sum, c) => sum + c.width, 0) + chartW + frameWidth(middle.length + 2);
   const labelW = Math.max(10, Math.min(36, width - fixed));
   return drawRows(
     [{ width: labelW, align: 'left' }, ...middle, { width: chartW, align: 'left' }],

@@ -3,7 +3,12 @@
  * lists things), the filters as `name=value` pairs in the last column, which
  * takes the room the others leave. Other formats get the records as they are.
  */
-import { type DrawColumn, drawRows, textWidth } from '../../output/formats/table-draw.js';
+import {
+  type DrawColumn,
+  drawRows,
+  frameWidth,
+  textWidth,
+} from '../../output/formats/table-draw.js';
 import type { ApiRecord } from '../../output/types.js';
 import { terminalSafe } from '../../output/text.js';
 
@@ -33,7 +38,7 @@ export function webhookTable(records: readonly ApiRecord[], width: number): stri
     width: Math.min(cap, Math.max(...[HEADERS, ...rows].map((row) => textWidth(row[i]!)))),
     align: 'left',
   }));
-  const used = columns.reduce((sum, c) => sum + c.width + 2, 0);
+  const used = columns.reduce((sum, c) => sum + c.width, 0) + frameWidth(HEADERS.length);
   columns.push({ width: Math.max(12, width - used), align: 'left' });
   return `${drawRows(columns, [HEADERS, ...rows]).join('\n')}\n`;
 }

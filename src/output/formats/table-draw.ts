@@ -59,6 +59,7 @@ const NO_TOP: Chars = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' 
 // cli-table3 cuts by UTF-16 unit, so an emoji at the cut can lose its second
 // half, which a terminal shows as U+FFFD. string-width counted the half as one
 // column: the ellipsis moves into it and a space takes the ellipsis's place.
+// (Cells arrive well formed, so a lone half can come from the cut only.)
 const HALF_BEFORE_ELLIPSIS = /[\uD800-\uDBFF]…/g;
 
 /** Terminal columns `text` takes in a table cell. */
@@ -100,7 +101,10 @@ export function drawRows(
   table.push(...rows.map((row) => row.map(stripUnsafe)));
   const text = table.toString();
   if (text === '') return [];
-  const lines = (text.isWellFormed() ? text : text.replace(HALF_BEFORE_ELLIPSIS, '… ')).split('\n');
+  const whole = text.isWellFormed()
+    ? text
+    : text.replace(HALF_BEFORE_ELLIPSIS, '… ').toWellFormed();
+  const lines = whole.split('\n');
   return style === 'plain' ? lines.map((l) => l.trimEnd()) : lines;
 }
 

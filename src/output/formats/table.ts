@@ -20,14 +20,11 @@ import { cellOf } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { ApiRecord, RecordKind } from '../types.js';
 import { terminalSafe } from '../text.js';
-import { type TableStyle, drawRows, frameWidth, textWidth } from './table-draw.js';
+import { type DrawColumn, type TableStyle, drawRows, frameWidth, textWidth } from './table-draw.js';
 
-interface TableColumn {
-  column: Column;
-  header: string;
-  /** Content width, without padding or borders. */
-  width: number;
-  align: 'left' | 'right';
+interface TableColumn extends DrawColumn {
+  readonly column: Column;
+  readonly header: string;
 }
 
 /** A text column is not cut below this (or its header, if shorter content). */
