@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const API_DIR = join(import.meta.dirname, '../../src/api');
@@ -17,4 +17,38 @@ describe('src/api stays cheap to import', () => {
       expect(source).not.toMatch(/^\s*import\s+['"]undici['"]/m);
     },
   );
+});
+
+describe('news --help loads no table library', () => {
+  // The views and `-f table` draw with cli-table3 (and string-width): every
+  // command registers at start-up, so those modules are imported only where a
+  // table is drawn. This walks the static value imports from the entry point.
+  it('no static import path from src/cli/main.ts reaches cli-table3 or string-width', () => {
+    const src = join(import.meta.dirname, '../../src');
+    const packages = new Map<string, string>();
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      const specs = [
+        ...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms),
+        ...text.matchAll(/^import\s+'([^']+)'/gm),
+      ].map((m) => m[1]!);
+      for (const spec of specs) {
+        if (!spec.startsWith('.')) {
+          packages.set(spec, file);
+          continue;
+        }
+        const target = join(dirname(file), spec.replace(/\.js$/, '.ts'));
+        if (existsSync(target)) visit(target);
+      }
+    };
+    visit(join(src, 'cli/main.ts'));
+    expect(seen.size).toBeGreaterThan(50);
+    expect(packages.has('commander')).toBe(true);
+    for (const heavy of ['cli-table3', 'string-width']) {
+      expect(packages.get(heavy), `${heavy} is imported at start-up`).toBeUndefined();
+    }
+  });
 });

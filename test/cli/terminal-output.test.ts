@@ -4,7 +4,7 @@ import type { CliIO } from '../../src/cli/context.js';
 import { run } from '../../src/cli/main.js';
 import { ProgressLine, createReporter } from '../../src/cli/reporter.js';
 import { fitWidths } from '../../src/output/formats/table.js';
-import { displayWidth } from '../../src/output/display-width.js';
+import stringWidth from 'string-width';
 import { terminalSafe } from '../../src/output/text.js';
 import { isolatedConfigHome, runCli } from '../helpers/cli.js';
 
@@ -36,8 +36,8 @@ describe('tables', () => {
     expect(rows).toHaveLength(5);
     // Borderless, nothing cut, no padding beyond the content.
     expect(r.stdout).not.toMatch(/[│┌─…]/);
-    for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(200);
-    expect(Math.max(...rows.map((l) => displayWidth(l)))).toBeLessThan(150);
+    for (const row of rows) expect(stringWidth(row)).toBeLessThanOrEqual(200);
+    expect(Math.max(...rows.map((l) => stringWidth(l)))).toBeLessThan(150);
   });
 
   it('COLUMNS is honoured in a pipe, and the longest text column is cut first', async () => {
@@ -46,7 +46,7 @@ describe('tables', () => {
     });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(70);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(70);
     // The title was cut; the ids (never cut) are whole.
     expect(r.stdout).toContain('…');
     for (const line of lines.slice(1)) expect(line).toMatch(/ \d{9}$/);
@@ -67,7 +67,7 @@ describe('tables', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^┌─+┬/);
     expect(lines.at(-1)).toMatch(/^└─+┴/);
-    expect(new Set(lines.map((l) => displayWidth(l))).size).toBe(1);
+    expect(new Set(lines.map((l) => stringWidth(l))).size).toBe(1);
   });
 
   it('fitWidths cuts the widest columns first and keeps the minimums', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bar, sparkline, splitBar } from '../../src/cli/views/bars.js';
+import stringWidth from 'string-width';
 import { renderProfileCard } from '../../src/cli/views/profile-card.js';
+import { rankedTable } from '../../src/cli/views/ranked-table.js';
 import { renderTrends, trendGroups } from '../../src/cli/views/trends-chart.js';
 import { PROFILE } from './profile-fixture.js';
 import { TRENDS_SAMPLE } from '../helpers/samples.js';
@@ -116,6 +118,45 @@ describe('profile card', () => {
       // The whole OSC sequence goes, not only its ESC and BEL (terminal-safe.ts).
       'Evil Name\n────────────────────\n',
     );
+  });
+});
+
+describe('ranked lists and recent articles measure terminal columns', () => {
+  it('CJK labels take two columns each: the counts stay in one column, cut labels too', () => {
+    const rows = [
+      { label: '京都経済新聞', extra: 'kyoto-daily.jp', count: 3 },
+      { label: 'Daily', extra: 'daily.example', count: 12 },
+      { label: '😀 Emoji news', extra: 'e.example', count: 1 },
+    ];
+    for (const width of [40, 72]) {
+      const lines = rankedTable('Top sources', rows, width).slice(1);
+      const countEnds = lines.map((l) => stringWidth(l.replace(/ +[▏▎▍▌▋▊▉█]+$/, '')));
+      expect(new Set(countEnds), lines.join('\n')).toEqual(new Set([countEnds[0]]));
+    }
+    expect(rankedTable('Top sources', rows, 40)[1]).toMatch(/^ {2}京都経… +kyoto-daily\.jp/);
+  });
+
+  it('a recent article line fills the room to the column, and its date is sanitised', () => {
+    const card = renderProfileCard(
+      {
+        name: 'A',
+        recent_articles: [
+          {
+            title: '東京'.repeat(40),
+            published_at: '2026\x1b[2J-11-20',
+            source: { domain: 'x.example' },
+          },
+        ],
+      },
+      'people',
+      60,
+    );
+    const line = card.trimEnd().split('\n').at(-1)!;
+    expect(line).not.toContain('\x1b');
+    expect(line).toMatch(/^ {2}2026-11-20 {2}東京.*… — x\.example$/);
+    // 東京 are two columns each: the cut leaves one column blank rather than overflow.
+    expect(stringWidth(line)).toBeGreaterThanOrEqual(59);
+    expect(stringWidth(line)).toBeLessThanOrEqual(60);
   });
 });
 

@@ -36,6 +36,16 @@ describe('news webhooks list|get|update|pause|resume|delete (against --mock)', (
     expect(table.stdout).toMatch(
       /^2 +paused +0 +https:\/\/example\.com\/hooks\/markets +title=rate cut$/m,
     );
+    // COLUMNS sets the width, as for every table (the filters column takes what is left).
+    const narrow = await runCli(['--mock', '-q', 'webhooks', 'list'], {
+      tty: 120,
+      env: { COLUMNS: '70' },
+    });
+    expect(narrow.stdout).toMatch(
+      /^1 +active +0 +https:\/\/example\.com\/hooks\/news +language\.code=e…$/m,
+    );
+    for (const line of narrow.stdout.trimEnd().split('\n'))
+      expect(line.length).toBeLessThanOrEqual(70);
   });
 
   it('gets one webhook; a bad id is a usage error before anything is sent', async () => {

@@ -6,7 +6,7 @@ import { chooseFormat, terminalWidth } from '../lists/export-pages.js';
 import { refuseWithRaw } from '../lists/raw-check.js';
 import type { Runtime } from '../runtime.js';
 import { exportList, writeSingle } from '../lists/single-record.js';
-import { type DirectoryKind, renderProfileCard } from '../views/profile-card.js';
+import type { DirectoryKind } from '../views/profile-card.js';
 import { numericId } from './article-feed.js';
 
 export const SINGULAR: Readonly<Record<DirectoryKind, string>> = {
@@ -118,6 +118,8 @@ export async function showProfile(
   const format = await chooseFormat(runtime);
   const { output, fields } = runtime.settings;
   if (format === 'table' && output === undefined && fields === undefined) {
+    // Imported here: the views draw with cli-table3, which `news --help` must not load.
+    const { renderProfileCard } = await import('../views/profile-card.js');
     return runtime.write(renderProfileCard(profile, kind, terminalWidth(runtime)));
   }
   await writeSingle(runtime, profile, `news ${kind} get ${id}`);

@@ -4,7 +4,6 @@ import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
 import { chooseFormat, terminalWidth } from '../lists/export-pages.js';
 import { exportList } from '../lists/single-record.js';
-import { renderTrends, trendGroups, trendRecords } from '../views/trends-chart.js';
 
 const byName = new Map(TRENDS_PARAMS.map((d) => [d.name, d]));
 
@@ -43,6 +42,8 @@ export const trends: CommandSpec = {
         'test key: the trend values are placeholders; counts, percentages and growth rates are real',
       );
     }
+    // Imported here: the views draw with cli-table3, which `news --help` must not load.
+    const { renderTrends, trendGroups, trendRecords } = await import('../views/trends-chart.js');
     const groups = trendGroups(response.body);
     const format = await chooseFormat(runtime);
     const { output, fields } = runtime.settings;

@@ -3,10 +3,12 @@
  * who it is, then the coverage block drawn, then the latest articles. Pure:
  * (profile JSON, width) → text; `--section` and `-f` give the data itself.
  */
+import { drawRows, fitText, textWidth } from '../../output/formats/table-draw.js';
+import { terminalSafe } from '../../output/text.js';
 import { type Share, formatChange, formatCount, sparkline, splitBar } from './bars.js';
 import { type RankedRow, rankedTable } from './ranked-table.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
-import { fieldLines, fit } from './text-layout.js';
+import { fieldLines } from './text-layout.js';
 
 export type DirectoryKind = 'people' | 'companies' | 'journalists';
 
@@ -25,6 +27,8 @@ const COMPANY_FIELDS: readonly (readonly [string, string])[] = [
   ['founded', 'Founded'],
 ];
 const SENTIMENT_FILL = { positive: '█', neutral: '▒', negative: '░' } as const;
+/** `YYYY-MM-DD`. */
+const DATE_WIDTH = 10;
 
 export function renderProfileCard(profile: Json, kind: DirectoryKind, width: number): string {
   const w = Math.max(40, width);
@@ -46,8 +50,8 @@ function header(profile: Json, kind: DirectoryKind, width: number): string[] {
     type,
     profile['id'] === undefined ? undefined : `id ${String(profile['id'])}`,
   ].filter(Boolean);
-  const title = fit(`${name}${tags.length > 0 ? ` · ${tags.join(' · ')}` : ''}`, width);
-  return [title, '─'.repeat(Math.min(width, Math.max(title.length, 20)))];
+  const title = fitText(`${name}${tags.length > 0 ? ` · ${tags.join(' · ')}` : ''}`, width);
+  return [title, '─'.repeat(Math.min(width, Math.max(textWidth(title), 20)))];
 }
 
 function identity(profile: Json, kind: DirectoryKind, width: number): string[] {
@@ -109,7 +113,7 @@ function coverageLines(coverage: Json, kind: DirectoryKind, width: number): stri
   const last = str(coverage['last_seen'])?.slice(0, 10);
   if (count !== undefined) {
     const span = first && last ? ` · first seen ${first}, last seen ${last}` : '';
-    lines.push(`  Articles   ${fit(`${formatCount(count)}${span}`, width - 13)}`);
+    lines.push(`  Articles   ${fitText(`${formatCount(count)}${span}`, width - 13)}`);
   }
   lines.push(...sentimentLines(obj(coverage['sentiment']), width));
   const momentum = obj(coverage['momentum']);
@@ -163,7 +167,7 @@ function sentimentLines(sentiment: Json | undefined, width: number): string[] {
     .join('  ');
   return [
     `  Sentiment  ${splitBar(shares, Math.max(10, Math.min(40, width - 13)))}`,
-    `             ${fit(legend, width - 13)}`,
+    `             ${fitText(legend, width - 13)}`,
   ];
 }
 
@@ -180,25 +184,28 @@ function timelineLines(timeline: unknown[], width: number): string[] {
   const last = shown[shown.length - 1]!.period;
   return [
     `  Timeline   ${sparkline(shown.map((p) => p.count))}`,
-    `             ${fit(`${first} → ${last} · peak ${formatCount(peak.count)} in ${peak.period}`, room)}`,
+    `             ${fitText(`${first} → ${last} · peak ${formatCount(peak.count)} in ${peak.period}`, room)}`,
   ];
 }
 
 function recentLines(articles: readonly Json[], width: number): string[] {
-  const lines = ['Recent articles'];
-  for (const a of articles) {
-    const date = str(a['published_at'])?.slice(0, 10) ?? '          ';
+  const room = width - 2 - DATE_WIDTH - 2;
+  const rows = articles.map((a) => {
     const source = str(obj(a['source'])?.['domain']);
-    const title = str(a['title']) ?? '(untitled)';
-    const tail = source ? `  — ${source}` : '';
-    const room = width - 2 - date.length - 2;
+    const title = terminalSafe(str(a['title']) ?? '(untitled)');
+    const tail = source ? ` — ${terminalSafe(source)}` : '';
+    // The source stays whole when the title can be cut to make room for it.
     const text =
-      title.length + tail.length <= room
+      textWidth(title) + textWidth(tail) <= room
         ? `${title}${tail}`
-        : `${fit(title, Math.max(10, room - tail.length))}${tail}`;
-    lines.push(`  ${date}  ${fit(text, room)}`);
-  }
-  return lines;
+        : `${fitText(title, Math.max(10, room - textWidth(tail)))}${tail}`;
+    return [terminalSafe(str(a['published_at']) ?? '').slice(0, DATE_WIDTH), text];
+  });
+  const columns = [
+    { width: DATE_WIDTH, align: 'left' },
+    { width: room, align: 'left' },
+  ] as const;
+  return ['Recent articles', ...drawRows(columns, rows).map((l) => `  ${l}`)];
 }
 
 /** The specification's caveats about journalist records, where they change what a number means. */

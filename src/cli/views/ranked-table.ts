@@ -1,5 +1,11 @@
+import {
+  type DrawColumn,
+  drawRows,
+  frameWidth,
+  textWidth,
+} from '../../output/formats/table-draw.js';
+import { terminalSafe } from '../../output/text.js';
 import { bar, formatCount } from './bars.js';
-import { cell } from './text-layout.js';
 
 export interface RankedRow {
   readonly label: string;
@@ -21,20 +27,31 @@ export function rankedTable(
   if (rows.length === 0) return [];
   const shown = rows.slice(0, limit);
   const counts = shown.map((r) => formatCount(r.count));
-  const countWidth = Math.max(...counts.map((c) => c.length));
-  const extraWidth = Math.min(22, Math.max(0, ...shown.map((r) => r.extra?.length ?? 0)));
+  const extras = shown.map((r) => terminalSafe(r.extra ?? ''));
+  const countWidth = Math.max(...counts.map(textWidth));
+  const extraWidth = Math.min(22, Math.max(0, ...extras.map(textWidth)));
   const barWidth = Math.max(4, Math.min(20, Math.floor(width / 5)));
-  const gaps = 2 + 2 + (extraWidth > 0 ? 2 : 0) + 2;
-  const labelWidth = Math.max(8, Math.min(32, width - gaps - extraWidth - countWidth - barWidth));
+  // The two-space indent and the gaps between three or four columns.
+  const frame = 2 + frameWidth(extraWidth > 0 ? 4 : 3);
+  const labelWidth = Math.max(8, Math.min(32, width - frame - extraWidth - countWidth - barWidth));
   const max = Math.max(...shown.map((r) => r.count));
-  const lines = [
-    `${title}${rows.length > shown.length ? ` (${shown.length} of ${rows.length})` : ''}`,
+  const columns: DrawColumn[] = [
+    { width: labelWidth, align: 'left' },
+    ...(extraWidth > 0 ? [{ width: extraWidth, align: 'left' } as const] : []),
+    { width: countWidth, align: 'right' },
+    { width: barWidth, align: 'left' },
   ];
-  shown.forEach((row, i) => {
-    const parts = [`  ${cell(row.label, labelWidth)}`];
-    if (extraWidth > 0) parts.push(cell(row.extra ?? '', extraWidth));
-    parts.push(counts[i]!.padStart(countWidth), bar(row.count, max, barWidth));
-    lines.push(parts.join('  ').trimEnd());
-  });
-  return lines;
+  const lines = drawRows(
+    columns,
+    shown.map((row, i) => [
+      terminalSafe(row.label),
+      ...(extraWidth > 0 ? [extras[i]!] : []),
+      counts[i]!,
+      bar(row.count, max, barWidth),
+    ]),
+  );
+  return [
+    `${title}${rows.length > shown.length ? ` (${shown.length} of ${rows.length})` : ''}`,
+    ...lines.map((l) => `  ${l}`),
+  ];
 }

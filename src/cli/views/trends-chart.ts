@@ -3,9 +3,15 @@
  * with its count, share, growth and a bar (or, with --time-bucket, a sparkline
  * of its buckets). Pure: (groups, width) → text.
  */
+import {
+  type DrawColumn,
+  drawRows,
+  frameWidth,
+  textWidth,
+} from '../../output/formats/table-draw.js';
+import { terminalSafe } from '../../output/text.js';
 import { bar, formatChange, formatCount, sparkline } from './bars.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
-import { cell } from './text-layout.js';
 
 export interface TrendGroup {
   readonly field: string;
@@ -87,37 +93,40 @@ function bucketValues(t: Json): number[] | undefined {
     .map((k) => num(buckets[k]) ?? num(obj(buckets[k])?.['count']) ?? 0);
 }
 
+type Middle = 'type' | 'count' | 'pct' | 'growth';
+
 function rows(trends: readonly Json[], width: number): string[] {
-  const data = trends.map((t) => {
+  const chartW = Math.max(8, Math.min(30, Math.floor(width / 4)));
+  const max = Math.max(...trends.map((t) => num(t['count']) ?? 0));
+  const cells = trends.map((t) => {
     const value = t['value'];
+    const count = num(t['count']) ?? 0;
+    const pct = num(t['percentage']);
+    const buckets = bucketValues(t);
     return {
-      label: label(value) ?? '?',
-      type: str(obj(value)?.['type']) ?? '',
-      count: num(t['count']) ?? 0,
-      pct: num(t['percentage']),
+      label: terminalSafe(label(value) ?? '?'),
+      type: terminalSafe(str(obj(value)?.['type']) ?? ''),
+      count: formatCount(count),
+      pct: pct === undefined ? '' : `${pct}%`,
       growth: growthOf(t),
-      buckets: bucketValues(t),
+      chart: buckets ? sparkline(buckets.slice(-chartW)) : bar(count, max, chartW),
     };
   });
-  const countW = Math.max(...data.map((d) => formatCount(d.count).length));
-  const pctW = Math.max(0, ...data.map((d) => (d.pct === undefined ? 0 : `${d.pct}%`.length)));
-  const growthW = Math.max(0, ...data.map((d) => d.growth.length));
-  const typeW = Math.min(14, Math.max(0, ...data.map((d) => d.type.length)));
-  const chartW = Math.max(8, Math.min(30, Math.floor(width / 4)));
+  const widest = (key: Middle) => Math.max(0, ...cells.map((c) => textWidth(c[key])));
+  // Between label and chart: the type, count, share and growth columns that some row has.
+  const candidates: (DrawColumn & { key: Middle })[] = [
+    { key: 'type', width: Math.min(14, widest('type')), align: 'left' },
+    { key: 'count', width: widest('count'), align: 'right' },
+    { key: 'pct', width: widest('pct'), align: 'right' },
+    { key: 'growth', width: widest('growth'), align: 'right' },
+  ];
+  const middle = candidates.filter((c) => c.width > 0);
+  // The two-space indent, the middle columns, the chart and the gaps between them all.
   const fixed =
-    2 +
-    [typeW, countW, pctW, growthW].filter((x) => x > 0).reduce((a, b) => a + b + 2, 0) +
-    2 +
-    chartW;
+    2 + middle.reduce((sum, c) => sum + c.width, 0) + chartW + frameWidth(middle.length + 2);
   const labelW = Math.max(10, Math.min(36, width - fixed));
-  const max = Math.max(...data.map((d) => d.count));
-  return data.map((d) => {
-    const parts = [`  ${cell(d.label, labelW)}`];
-    if (typeW > 0) parts.push(cell(d.type, typeW));
-    parts.push(formatCount(d.count).padStart(countW));
-    if (pctW > 0) parts.push((d.pct === undefined ? '' : `${d.pct}%`).padStart(pctW));
-    if (growthW > 0) parts.push(d.growth.padStart(growthW));
-    parts.push(d.buckets ? sparkline(d.buckets.slice(-chartW)) : bar(d.count, max, chartW));
-    return parts.join('  ').trimEnd();
-  });
+  return drawRows(
+    [{ width: labelW, align: 'left' }, ...middle, { width: chartW, align: 'left' }],
+    cells.map((c) => [c.label, ...middle.map((m) => c[m.key]), c.chart]),
+  ).map((l) => `  ${l}`);
 }

@@ -9,7 +9,7 @@ import type { RequestSpec } from '../../api/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { ApiRecord } from '../../output/types.js';
 import type { CommandInput } from '../command-spec.js';
-import { chooseFormat } from '../lists/export-pages.js';
+import { chooseFormat, terminalWidth } from '../lists/export-pages.js';
 import { redactKey } from '../redact-key.js';
 import { MOCK_DEFAULT_KEY } from '../settings/settings.js';
 import type { Runtime } from '../runtime.js';
@@ -93,7 +93,7 @@ export async function listWebhooks(_input: CommandInput, runtime: Runtime): Prom
     runtime.settings.output === undefined;
   if (table) {
     const { webhookTable } = await import('./table.js');
-    await runtime.write(webhookTable(records, runtime.io.stdout.columns ?? 80));
+    await runtime.write(webhookTable(records, terminalWidth(runtime)));
     return;
   }
   await exportList(runtime, records, 'generic', 'news webhooks list');

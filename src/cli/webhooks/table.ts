@@ -3,8 +3,14 @@
  * lists things), the filters as `name=value` pairs in the last column, which
  * takes the room the others leave. Other formats get the records as they are.
  */
+import {
+  type DrawColumn,
+  drawRows,
+  frameWidth,
+  textWidth,
+} from '../../output/formats/table-draw.js';
 import type { ApiRecord } from '../../output/types.js';
-import { cell, fit } from '../views/text-layout.js';
+import { terminalSafe } from '../../output/text.js';
 
 function filtersText(filters: unknown): string {
   if (typeof filters !== 'object' || filters === null) return '';
@@ -14,21 +20,25 @@ function filtersText(filters: unknown): string {
   return text === '' ? '(none: every article)' : text;
 }
 
+const HEADERS = ['ID', 'STATUS', 'FAILS', 'URL', 'FILTERS'];
+/** The widest each column but the last may be; FILTERS takes the rest. */
+const CAPS = [12, 10, 5, 48];
+
 export function webhookTable(records: readonly ApiRecord[], width: number): string {
-  const rows = records.map((r) => [
-    String(r['id'] ?? ''),
-    String(r['status'] ?? ''),
-    String(r['consecutive_failures'] ?? ''),
-    String(r['url'] ?? ''),
-    filtersText(r['filters']),
-  ]);
-  const headers = ['ID', 'STATUS', 'FAILS', 'URL', 'FILTERS'];
-  const widthOf = (i: number, cap: number) =>
-    Math.min(cap, Math.max(headers[i]!.length, ...rows.map((r) => r[i]!.length)));
-  const fixed = [widthOf(0, 12), widthOf(1, 10), widthOf(2, 5), widthOf(3, 48)];
-  const used = fixed.reduce((a, b) => a + b + 2, 0);
-  const rest = Math.max(12, width - used);
-  const line = (cells: readonly string[]) =>
-    [...fixed.map((w, i) => cell(cells[i]!, w)), fit(cells[4]!, rest)].join('  ').trimEnd();
-  return `${[line(headers), ...rows.map(line)].join('\n')}\n`;
+  const rows = records.map((r) =>
+    [
+      String(r['id'] ?? ''),
+      String(r['status'] ?? ''),
+      String(r['consecutive_failures'] ?? ''),
+      String(r['url'] ?? ''),
+      filtersText(r['filters']),
+    ].map(terminalSafe),
+  );
+  const columns: DrawColumn[] = CAPS.map((cap, i) => ({
+    width: Math.min(cap, Math.max(...[HEADERS, ...rows].map((row) => textWidth(row[i]!)))),
+    align: 'left',
+  }));
+  const used = columns.reduce((sum, c) => sum + c.width, 0) + frameWidth(HEADERS.length);
+  columns.push({ width: Math.max(12, width - used), align: 'left' });
+  return `${drawRows(columns, [HEADERS, ...rows]).join('\n')}\n`;
 }

@@ -3,31 +3,28 @@
  * terminal width. Borderless by default, as `gh` prints lists (two spaces
  * between columns, a header line); `box` draws lines around the cells.
  *
+ * This module decides the layout; cli-table3 draws it (table-draw.ts).
  * Widths come from the first page (the table streams: later pages keep them
- * and cut what no longer fits). Each column wants its widest cell; when the
- * total is over the width, the widest text columns are cut first, down to the
- * next widest, until the table fits (ids, numbers and dates are never cut).
- * Generic records show as many of their columns as fit.
- * Every cell goes through `terminalSafe`: data must not be able to send
- * escape sequences or bidi overrides to the terminal.
+ * and cli-table3 cuts what no longer fits, ending the cell with `…`). Each
+ * column wants its widest cell; when the total is over the width, the widest
+ * text columns are cut first, down to the next widest, until the table fits
+ * (ids, numbers and dates are never cut). Generic records show as many of
+ * their columns as fit. Widths are measured with `textWidth` (string-width),
+ * the measure cli-table3 pads and cuts with. Cells are tidied with
+ * `terminalSafe` (one line, whitespace runs collapsed) before either sees them.
  */
 import type { Column } from '../columns.js';
 import { selectColumns } from '../columns.js';
-import { displayWidth, padWidth } from '../display-width.js';
 import type { FormatWriter, WriterContext } from '../format-writer.js';
 import { cellOf } from '../flatten.js';
 import type { Cell } from '../flatten.js';
 import type { ApiRecord, RecordKind } from '../types.js';
 import { terminalSafe } from '../text.js';
+import { type DrawColumn, type TableStyle, drawRows, frameWidth, textWidth } from './table-draw.js';
 
-export type TableStyle = 'plain' | 'box';
-
-interface TableColumn {
-  column: Column;
-  header: string;
-  /** Content width, without padding or borders. */
-  width: number;
-  align: 'left' | 'right';
+interface TableColumn extends DrawColumn {
+  readonly column: Column;
+  readonly header: string;
 }
 
 /** A text column is not cut below this (or its header, if shorter content). */
@@ -68,11 +65,6 @@ function display(cell: Cell, column: Column): string {
     if (Number.isFinite(t)) return new Date(t).toISOString().slice(0, 16).replace('T', ' ');
   }
   return terminalSafe(String(cell));
-}
-
-/** Room taken by everything but the cells: gaps, or borders and padding. */
-function overhead(columns: number, style: TableStyle): number {
-  return style === 'box' ? 3 * columns + 1 : 2 * Math.max(0, columns - 1);
 }
 
 function isText(column: Column): boolean {
@@ -134,13 +126,13 @@ export function layout(
     );
     chosen = cols.map((column, i) => ({ column, header: preset[i]![1] }));
   } else {
-    chosen = ctx.columns.map((column) => ({ column, header: column.name }));
+    chosen = ctx.columns.map((column) => ({ column, header: terminalSafe(column.name) }));
   }
   const measured = chosen.map(({ column, header }) => {
-    const headerWidth = displayWidth(terminalSafe(header));
+    const headerWidth = textWidth(header);
     let content = 0;
     for (const record of sample) {
-      content = Math.max(content, displayWidth(display(cellOf(record, column), column)));
+      content = Math.max(content, textWidth(display(cellOf(record, column), column)));
     }
     const natural = Math.max(headerWidth, content, 1);
     const minimum = isText(column) ? Math.min(natural, Math.max(MIN_TEXT, headerWidth)) : natural;
@@ -151,14 +143,14 @@ export function layout(
   let kept = measured;
   while (
     kept.length > 1 &&
-    kept.reduce((s, c) => s + c.minimum, 0) + overhead(kept.length, style) > width
+    kept.reduce((s, c) => s + c.minimum, 0) + frameWidth(kept.length, style) > width
   ) {
     kept = kept.slice(0, -1);
   }
   const widths = fitWidths(
     kept.map((c) => c.natural),
     kept.map((c) => c.minimum),
-    Math.max(1, width - overhead(kept.length, style)),
+    Math.max(1, width - frameWidth(kept.length, style)),
   );
   return kept.map((c, i) => ({
     column: c.column,
@@ -168,58 +160,38 @@ export function layout(
   }));
 }
 
-function renderRow(cells: readonly string[], cols: readonly TableColumn[], style: TableStyle) {
-  const padded = cells.map((text, i) => padWidth(text, cols[i]!.width, cols[i]!.align));
-  return style === 'box' ? `│ ${padded.join(' │ ')} │` : padded.join('  ').trimEnd();
-}
-
-function rule(cols: readonly TableColumn[], left: string, mid: string, right: string): string {
-  return `${left}${cols.map((c) => '─'.repeat(c.width + 2)).join(mid)}${right}`;
-}
-
 export async function createTableWriter(ctx: WriterContext): Promise<FormatWriter> {
   const style: TableStyle = ctx.tableStyle ?? 'plain';
   let cols: TableColumn[] | undefined;
-  const head = (columns: TableColumn[]): string[] => {
-    const header = renderRow(
-      columns.map((c) => terminalSafe(c.header)),
-      columns,
+  /** `box`: cli-table3 closes each page it draws; the table streams, so the close waits for the end. */
+  let close: string | undefined;
+  const write = async (shown: TableColumn[], rows: string[][], first: boolean): Promise<void> => {
+    const lines = drawRows(shown, rows, {
       style,
-    );
-    return style === 'box'
-      ? [rule(columns, '┌', '┬', '┐'), header, rule(columns, '├', '┼', '┤')]
-      : [header];
+      ...(first ? { head: shown.map((c) => c.header) } : { top: false }),
+    });
+    if (style === 'box') close = lines.pop();
+    if (lines.length > 0) await ctx.sink.write(`${lines.join('\n')}\n`);
   };
   return {
     async writePage(records) {
       if (records.length === 0) return;
-      const lines: string[] = [];
-      if (cols === undefined) {
-        cols = layout(ctx, records, ctx.terminalWidth, style);
-        lines.push(...head(cols));
-      }
+      const first = cols === undefined;
+      cols ??= layout(ctx, records, ctx.terminalWidth, style);
       const shown = cols;
-      for (const record of records) {
-        lines.push(
-          renderRow(
-            shown.map((c) => display(cellOf(record, c.column), c.column)),
-            shown,
-            style,
-          ),
-        );
-      }
-      await ctx.sink.write(`${lines.join('\n')}\n`);
+      await write(
+        shown,
+        records.map((record) => shown.map((c) => display(cellOf(record, c.column), c.column))),
+        first,
+      );
     },
     async finish() {
+      // No records: the header alone, so the reader sees what would have been listed.
       if (cols === undefined) {
-        // No records: the header alone, so the reader sees what would have been listed.
         cols = layout(ctx, [], ctx.terminalWidth, style);
-        const lines = head(cols);
-        if (style === 'box') lines.push(rule(cols, '└', '┴', '┘'));
-        await ctx.sink.write(`${lines.join('\n')}\n`);
-        return;
+        await write(cols, [], true);
       }
-      if (style === 'box') await ctx.sink.write(`${rule(cols, '└', '┴', '┘')}\n`);
+      if (close !== undefined) await ctx.sink.write(`${close}\n`);
     },
   };
 }
