@@ -1,5 +1,6 @@
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
+import type { GlobalName } from './global-options.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -67,5 +68,11 @@ export interface CommandSpec {
    * `news config` must be able to repair the file. Inherited by subcommands.
    */
   readonly lenientConfig?: boolean;
+  /**
+   * The global options this command uses (global-options.ts): the request
+   * options, the output options, both (the default) or fewer. -q and -v are
+   * always there. A group of subcommands takes what any of them takes.
+   */
+  readonly globals?: readonly GlobalName[];
   readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
 }

@@ -45,7 +45,7 @@ export interface TreeCommand {
 }
 
 export interface CompletionTree {
-  /** The program: its options are the global options, recognised after any command. */
+  /** The program: its options are every global option (before a command); each command lists those it takes. */
   readonly root: TreeCommand;
   /** Names `--fields` accepts, with their column type. */
   readonly fields: readonly Choice[];
