@@ -190,3 +190,27 @@ describe('settings: an empty variable is unset; offline commands never read the 
     expect(empty.stdout).not.toContain('127.0.0.1');
   });
 });
+
+describe("--dry-run's curl line and where the key came from", () => {
+  it('a key from the config file gets a note that $NEWS_API_KEY must be set; from the environment, none', async () => {
+    const home = isolatedConfigHome();
+    const set = await runCli(['config', 'set', 'api-key', 'api_live_configured'], {
+      env: { XDG_CONFIG_HOME: home },
+    });
+    expect(set.code, set.stderr).toBe(0);
+    const fromFile = await runCli(['search', '--dry-run'], { env: { XDG_CONFIG_HOME: home } });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toContain('"$NEWS_API_KEY"');
+    expect(fromFile.stderr).toMatch(
+      /^note: the curl line reads \$NEWS_API_KEY, .*profile "default" of the config file .*set NEWS_API_KEY/m,
+    );
+    expect(`${fromFile.stdout}${fromFile.stderr}`).not.toContain('api_live_configured');
+    const fromFlag = await runCli(['search', '--dry-run', '--api-key', 'api_live_typed']);
+    expect(fromFlag.stderr).toContain('(--api-key)');
+    const fromEnv = await runCli(['search', '--dry-run'], {
+      env: { XDG_CONFIG_HOME: home, NEWS_API_KEY: 'api_live_env' },
+    });
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stderr).not.toContain('curl line');
+  });
+});

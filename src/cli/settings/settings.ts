@@ -50,6 +50,8 @@ export interface GlobalFlags {
 /** Global settings after flag > environment > config file > default. */
 export interface Settings {
   readonly apiKey: string | undefined;
+  /** Where the key came from: `--dry-run`'s curl line reads $NEWS_API_KEY, which only the environment fills. */
+  readonly apiKeySource: 'flag' | 'environment' | 'config' | undefined;
   readonly auth: AuthMethod;
   readonly baseUrl: string;
   readonly mock: boolean;
@@ -169,16 +171,20 @@ export async function resolveSettings(
       ? pick(flags.baseUrl, env('NEWS_API_BASE_URL'), profile?.['base-url'])
       : undefined) ?? DEFAULT_BASE_URL;
 
+  // Trimmed here (a key pasted with its line end); checked by the client, so a
+  // bad key in the environment does not break commands that send nothing.
+  function apiKeyOf(): Pick<Settings, 'apiKey' | 'apiKeySource'> {
+    const sources = [
+      ['flag', trimApiKey(flags.apiKey)],
+      ['environment', trimApiKey(env('NEWS_API_KEY'))],
+      ['config', trimApiKey(profile?.['api-key'])],
+    ] as const;
+    const found = takes('api-key') ? sources.find(([, key]) => key !== undefined) : undefined;
+    return { apiKey: found?.[1], apiKeySource: found?.[0] };
+  }
+
   return {
-    // Trimmed here (a key pasted with its line end); checked by the client, so a
-    // bad key in the environment does not break commands that send nothing.
-    apiKey: takes('api-key')
-      ? pick(
-          trimApiKey(flags.apiKey),
-          trimApiKey(env('NEWS_API_KEY')),
-          trimApiKey(profile?.['api-key']),
-        )
-      : undefined,
+    ...apiKeyOf(),
     auth: auth as AuthMethod,
     baseUrl,
     mock,
