@@ -1,12 +1,16 @@
 import { GROUP_ORDER, GROUP_TITLES, flagName } from './registry.js';
 import { SEARCH_PARAMS } from './search-params.js';
+import { RELATIVE_DATE_FORMS } from './relative-dates.js';
 import type { ParamDef } from './types.js';
 
 function constraints(def: ParamDef): string {
   const parts: string[] = [];
   if (def.type === 'flag') parts.push('0 or 1 (bare flag = 1)');
   if (def.type === 'switch') parts.push('0, 1, true, false');
-  if (def.type === 'date') parts.push('YYYY-MM-DD or ISO 8601');
+  if (def.type === 'date')
+    parts.push(
+      `YYYY-MM-DD or ISO 8601, or relative (resolved once per run, UTC): ${RELATIVE_DATE_FORMS}`,
+    );
   if (def.min !== undefined && def.max !== undefined) {
     parts.push(`${def.exclusiveMin ? `> ${def.min}` : def.min} to ${def.max}`);
   } else if (def.min !== undefined) {

@@ -268,9 +268,9 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   }),
 
   // Dates
-  p('published_at', 'Dates', 'date', 'published on this day (YYYY-MM-DD or ISO 8601)'),
-  p('published_at.start', 'Dates', 'date', 'published at or after (YYYY-MM-DD or ISO 8601)'),
-  p('published_at.end', 'Dates', 'date', 'published at or before (YYYY-MM-DD or ISO 8601)'),
+  p('published_at', 'Dates', 'date', 'published on this day (YYYY-MM-DD, ISO 8601, today…)'),
+  p('published_at.start', 'Dates', 'date', 'published at or after (YYYY-MM-DD, ISO 8601, -24h…)'),
+  p('published_at.end', 'Dates', 'date', 'published at or before (YYYY-MM-DD, ISO 8601, now…)'),
 
   // Language, country, source
   ...pair('language.code', 'Source', 'these languages (ISO 639-1)', {

@@ -1,3 +1,4 @@
+import { isRelativeDate } from '../relative-dates.js';
 import { checkValue, parseDateValue } from '../values.js';
 import { fail } from './errors.js';
 import type { QueryField } from './fields.js';
@@ -174,6 +175,10 @@ function date(field: QueryField, text: string, pos: number, len: number): string
       `${field.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time (got "${text}")`,
       pos,
       len,
+      // The query is text the service parses: the client does not rewrite it.
+      isRelativeDate(text)
+        ? 'relative dates are for the flags (--published-at-start -24h), not inside a query'
+        : undefined,
     );
   }
   return text;
