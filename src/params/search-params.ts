@@ -277,11 +277,13 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
     list: 3,
     pattern: ISO_LANGUAGE,
     patternHint: 'a two-letter ISO 639-1 code',
+    codes: 'language',
   }),
   ...pair('source.country.code', 'Source', 'sources from these countries (ISO 3166-1 alpha-2)', {
     list: 3,
     pattern: ISO_COUNTRY,
     patternHint: 'a two-letter ISO 3166-1 code',
+    codes: 'country',
   }),
   ...pair('source.id', 'Source', 'these source ids', {
     list: 3,

@@ -1,3 +1,5 @@
+import type { CodeKind } from './codes.js';
+
 /**
  * One request parameter of the API, declared once as data. Flags, validation,
  * request bodies, the mock's request parsing, completions and the README's
@@ -74,6 +76,8 @@ export interface ParamDef {
   readonly exactEntity?: ExactEntityKind;
   /** An entity selector: makes `entity.sentiment.*` meaningful (ER0293). */
   readonly entitySelector?: boolean;
+  /** Each value (each list value) must be a code of this list (codes.ts): ISO 639-1 or ISO 3166-1 alpha-2. */
+  readonly codes?: CodeKind;
   /** Rewrites each value (each list value) into its canonical form before it is checked and sent. */
   readonly normalize?: (value: string) => string;
   /** Shell-completion values when they differ from `enum` (e.g. list values). */

@@ -63,7 +63,7 @@ export function buildRequestBody(
     if (resolved !== undefined) relative[def.name] = String(param.raw).trim().toLowerCase();
     else delete relative[def.name];
     const check = checkValue(def, resolved ?? param.raw);
-    if (!check.ok) fail(param.label, check.rule, check.code, ruleHint(def));
+    if (!check.ok) fail(param.label, check.rule, check.code, check.hint ?? ruleHint(def));
     checked[def.name] = check.value;
     labels.set(def.name, param.label);
   }

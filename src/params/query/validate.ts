@@ -1,3 +1,4 @@
+import { CODE_STANDARD, isCode, suggestCode } from '../codes.js';
 import { isRelativeDate } from '../relative-dates.js';
 import { checkValue, parseDateValue } from '../values.js';
 import { fail } from './errors.js';
@@ -227,6 +228,15 @@ function keyword(field: QueryField, raw: string, pos: number, len: number): stri
       `${field.name} must be ${def.patternHint ?? `like ${def.pattern}`} (got "${text}")`,
       pos,
       len,
+    );
+  }
+  if (def.codes !== undefined && !isCode(def.codes, text)) {
+    fail(
+      'ER0703',
+      `${field.name} must be an ${CODE_STANDARD[def.codes]} (got "${text}")`,
+      pos,
+      len,
+      suggestCode(def.codes, text),
     );
   }
   return text;
