@@ -1,5 +1,6 @@
 import { GROUP_ORDER, GROUP_TITLES, flagName } from './registry.js';
 import { SEARCH_PARAMS } from './search-params.js';
+import { CODE_STANDARD } from './codes.js';
 import { RELATIVE_DATE_FORMS } from './relative-dates.js';
 import type { ParamDef } from './types.js';
 
@@ -28,6 +29,7 @@ function constraints(def: ParamDef): string {
   if (def.enum && def.type === 'string')
     parts.push(`one of: ${def.enum.map((v) => `\`${v}\``).join(', ')}`);
   if (def.patternHint) parts.push(def.patternHint);
+  if (def.codes) parts.push(`must exist: checked against the ${CODE_STANDARD[def.codes]} list`);
   if (def.noWildcard) parts.push('no wildcards');
   if (def.titleWindow) parts.push('31-day window (ER0110)');
   if (def.exactEntity) parts.push('exact entity name (`--resolve`)');
