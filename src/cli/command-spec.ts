@@ -3,12 +3,9 @@ import type { RawParam } from '../params/validate.js';
 import type { GlobalName } from './global-options.js';
 import type { Runtime } from './runtime.js';
 
-/**
- * What shell completion offers for a value (src/cli/completion): a file path,
- * `--fields` names, `--query` fields, profile names from the config file, or
- * values remembered in the local completion cache under this key.
- */
-export type ValueHint = 'file' | 'fields' | 'query' | 'profile' | `cache:${string}`;
+import type { ValueHint } from './completion/types.js';
+
+export type { ValueHint };
 
 export interface ArgSpec {
   readonly name: string;
