@@ -48,6 +48,17 @@ export function renderParameterReference(): string {
     'Every flag below is checked before anything is sent (exit 2, nothing spent).',
     '`--param NAME=VALUE` sends any of them under the API name.',
     '',
+    `Dates also take relative forms (${RELATIVE_DATE_FORMS}), resolved once at the start of the run, in UTC:`,
+    '`today` and `yesterday` to a day (an end date covers the whole day), the others to a date-time',
+    'without milliseconds. `--dry-run` shows them resolved; `--state` remembers the query with the',
+    'relative form, so the same cron line is the same query every time it runs.',
+    '`--published-at-start -24h` and `--published-at-start=-24h` both work.',
+    '',
+    'Language and country codes must exist: each value is checked against ISO 639-1 (183 codes) or',
+    'ISO 3166-1 alpha-2 (249 codes), case-insensitively, with a did-you-mean for the usual slips',
+    '(`uk` → `gb`, `jp` → `ja`); shell completion offers the same lists. (The service, and the mock,',
+    'silently drop a filter whose code does not exist: that is why the client refuses it.)',
+    '',
   ];
   for (const group of GROUP_ORDER) {
     const defs = SEARCH_PARAMS.filter((d) => d.group === group);
