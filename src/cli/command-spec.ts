@@ -1,9 +1,8 @@
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
+import type { ValueHint } from './completion/types.js';
 import type { GlobalName } from './global-options.js';
 import type { Runtime } from './runtime.js';
-
-import type { ValueHint } from './completion/types.js';
 
 export type { ValueHint };
 

@@ -153,9 +153,6 @@ export const OUTPUT: readonly GlobalName[] = ['format', 'output', 'fields', 'san
 /** A command that declares nothing sends requests and writes records. */
 export const DEFAULT_GLOBALS: readonly GlobalName[] = [...REQUEST, ...OUTPUT];
 
-/** The settings that reach the network: never read or checked by a command that sends nothing. */
-export const NETWORK_SETTINGS: readonly GlobalName[] = ['api-key', 'base-url', 'auth'];
-
 /** The global options of a command, in table order, -q and -v included. */
 export function globalsOf(declared: readonly GlobalName[] | undefined): GlobalOptionDef[] {
   const names = new Set<GlobalName>([...(declared ?? DEFAULT_GLOBALS), ...ALWAYS]);

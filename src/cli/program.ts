@@ -1,4 +1,4 @@
-import { Argument, Command, CommanderError, Option } from 'commander';
+import { Argument, Command, type CommanderError, Option } from 'commander';
 import { UsageError } from '../api/errors.js';
 import { flagName } from '../params/registry.js';
 import type { CommandGroup, CommandInput, CommandSpec } from './command-spec.js';
@@ -52,11 +52,8 @@ class NewsCommand extends Command {
     const elsewhere =
       GLOBAL_OPTIONS.some((o) => named(new Option(o.flags))) ||
       ancestors(this).some((c) => c.options.some(named));
-    if (elsewhere) {
-      this.error(`error: ${name} does nothing for ${commandPath(this)}`, {
-        code: 'commander.unknownOption',
-      });
-    }
+    if (elsewhere)
+      this.error(`error: ${doesNothing(name, this)}`, { code: 'commander.unknownOption' });
     const flags = this.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string);
     this.error(`error: unknown option '${flag}'${didYouMean(closest(name, flags))}`, {
       code: 'commander.unknownOption',
@@ -131,6 +128,14 @@ function commandPath(command: Command): string {
   return `news ${names.join(' ')}`;
 }
 
+/** An option that exists, but not for this command; usageErrorFromCommander adds the hint. */
+function doesNothing(flag: string, command: Command): string {
+  return `${flag} does nothing for ${commandPath(command)}`;
+}
+
+const DOES_NOTHING = /does nothing for (news[\w -]*)$/;
+const seeHelp = (path: string) => `see ${path} --help for the options it takes`;
+
 /**
  * The options of the running command, with what was given before it: a
  * global option before the command name (`news --mock search`) counts when
@@ -146,13 +151,9 @@ function optionsWithAncestors(self: Command): Record<string, unknown> {
       const key = option.attributeName();
       if (ancestor.getOptionValueSource(key) !== 'cli') continue;
       if (!own.has(option.long)) {
-        throw usageErrorFromCommander(
-          new CommanderError(
-            2,
-            'commander.unknownOption',
-            `${option.long} does nothing for ${commandPath(self)}`,
-          ),
-        );
+        throw new UsageError(doesNothing(option.long ?? key, self), {
+          hint: seeHelp(commandPath(self)),
+        });
       }
       if (self.getOptionValueSource(key) !== 'cli') merged[key] = ancestor.getOptionValue(key);
     }
@@ -384,11 +385,11 @@ export function buildProgram(
 export function usageErrorFromCommander(error: CommanderError): UsageError {
   const [first, ...rest] = error.message.replace(/^error: /, '').split('\n');
   const suggestion = rest.join(' ').match(/\(Did you mean (.+)\?\)/);
-  const misplaced = /does nothing for (news[\w -]*)$/.exec(first ?? '');
+  const misplaced = DOES_NOTHING.exec(first ?? '');
   const hint = suggestion
     ? `did you mean ${suggestion[1]}?`
     : misplaced
-      ? `see ${misplaced[1]} --help for the options it takes`
+      ? seeHelp(misplaced[1]!)
       : 'see --help';
   return new UsageError(first ?? error.message, { hint });
 }

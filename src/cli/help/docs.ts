@@ -7,6 +7,7 @@ import type { Command, Option } from 'commander';
 import { COMMANDS } from '../commands/index.js';
 import { INSTALL, SHELLS } from '../completion/scripts.js';
 import { isGlobalOption } from '../global-options.js';
+import { isPureGroup } from './format.js';
 import { TOPICS, topicLines } from './topics.js';
 import { buildProgram, examplesOf } from '../program.js';
 import { VERSION } from '../version.js';
@@ -51,8 +52,7 @@ function commandSection(command: Command, path: string, shared: ReadonlySet<stri
       roff(`Takes the search parameter flags (${sharedCount} of them; see PARAMETER FLAGS).`),
     );
   // A group of subcommands passes its global options on: each subcommand lists its own.
-  const runs = (command as unknown as { _actionHandler?: unknown })._actionHandler !== undefined;
-  if (runs) lines.push('.br', roff(`Global options: ${globals.join(' ')}.`));
+  if (!isPureGroup(command)) lines.push('.br', roff(`Global options: ${globals.join(' ')}.`));
   if (listed.length > 0) lines.push('.RS', ...optionItems(listed), '.RE');
   const examples = examplesOf(command);
   if (examples.length > 0)

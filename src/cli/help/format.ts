@@ -31,6 +31,14 @@ export const GROUP_TITLES: Readonly<Record<CommandGroup, string>> = {
 /** The flags most runs use, shown first on every command that has them. */
 const COMMON = ['--format', '--output', '--fields', '--all', '--limit', '--dry-run', '--mock'];
 
+/** A group of subcommands that runs nothing itself (`suggest`, `config`). */
+export function isPureGroup(command: Command): boolean {
+  return (
+    command.commands.length > 0 &&
+    !(command as unknown as { _actionHandler?: unknown })._actionHandler
+  );
+}
+
 export function groupFor(command: Command, context: HelpContext): CommandGroup {
   return context.groupOf(command) ?? 'tools';
 }
@@ -163,9 +171,7 @@ function commandHelp(
   // a parent's flags (stream's filters above `stream sessions`) are not its subcommands'.
   const own = helper.visibleOptions(command);
   const globals = own.filter(isGlobalOption);
-  const pureGroup =
-    command.commands.length > 0 &&
-    !(command as unknown as { _actionHandler?: unknown })._actionHandler;
+  const pureGroup = isPureGroup(command);
   const usage = pureGroup
     ? `${helper.commandUsage(command).replace(/ \[options\] \[command\]$/, '')} <command> [options]`
     : helper.commandUsage(command);
