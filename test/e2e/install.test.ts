@@ -12,10 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.js';
 
 const run = promisify(execFile);
+/** npm's cache and logs in a temporary folder: the suite writes nothing outside the repo and tmp. */
+const npmHome = mkdtempSync(join(tmpdir(), 'news-npm-'));
+const npmEnv = { ...process.env, npm_config_cache: join(npmHome, 'cache') };
+afterAll(() => rmSync(npmHome, { recursive: true, force: true }));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -29,7 +33,8 @@ const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) a
 
 /** npm 11 has `npm install-scripts`; npm 10 (Node 20's own) runs every install script and warns about none. */
 const hasInstallScripts =
-  spawnSync('npm', ['help', 'install-scripts'], { encoding: 'utf8', cwd: ROOT }).status === 0;
+  spawnSync('npm', ['help', 'install-scripts'], { encoding: 'utf8', cwd: ROOT, env: npmEnv })
+    .status === 0;
 
 describe('the package', () => {
   it('is named news-search-cli (news is taken on npm) and installs the command news', () => {
@@ -45,7 +50,10 @@ describe('the package', () => {
   it.skipIf(!hasInstallScripts)(
     'leaves no dependency install script unreviewed, without allowing them all',
     async () => {
-      const { stdout, stderr } = await run('npm', ['install-scripts', 'ls'], { cwd: ROOT });
+      const { stdout, stderr } = await run('npm', ['install-scripts', 'ls'], {
+        cwd: ROOT,
+        env: npmEnv,
+      });
       expect(`${stdout}${stderr}`).toContain('No packages with unreviewed install scripts');
       expect(stderr).not.toMatch(/warn/i);
       // One reviewed entry per package that has a script: no blanket approval.
@@ -60,7 +68,7 @@ describe('the package', () => {
     try {
       const linked = await run('npm', ['link', '--ignore-scripts', '--no-audit', '--no-fund'], {
         cwd: ROOT,
-        env: { ...process.env, npm_config_prefix: prefix },
+        env: { ...npmEnv, npm_config_prefix: prefix },
       });
       expect(linked.stderr).not.toMatch(/warn/i);
       const { stdout } = await run(join(prefix, 'bin', 'news'), ['--version']);
