@@ -260,16 +260,15 @@ describe.each(FILES)('examples in %s', (file) => {
       let last = { code: 0, stdout: '', stderr: '' };
       for (const stage of stages(pipeline!)) {
         const argv = words(stage);
-        const env: Record<string, string> = { XDG_CONFIG_HOME: home };
+        // The mock for every command that sends requests (offline ones take no --mock).
+        const env: Record<string, string> = { XDG_CONFIG_HOME: home, NEWS_API_MOCK: '1' };
         while (/^[A-Z_]+=/.test(argv[0] ?? '')) {
           const [name, ...value] = argv.shift()!.split('=');
           env[name!] = value.join('=');
         }
         // A stage that is not ours (jq, head, wc) reads what we wrote: not run here.
         if (argv[0] !== 'news') break;
-        const args = argv.slice(1);
-        if (!args.includes('--mock')) args.push('--mock');
-        last = await runCli(args, {
+        last = await runCli(argv.slice(1), {
           env,
           ...(stdin === undefined ? {} : { stdin }),
         });

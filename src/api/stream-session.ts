@@ -3,8 +3,10 @@
  * drop, on an idle connection (no byte for 3 heartbeat intervals; heartbeats
  * reset the watchdog) and on ER0362, waiting the server's `retry:` with
  * backoff and jitter, and always says where it stopped (`Last-Event-ID`, or
- * a WebSocket `resume`). A bounded set of seen ids drops the articles a
- * replay sends again, so the consumer never gets one twice.
+ * a WebSocket `resume`): the last article handed out, else the position the
+ * server told at connect, else (a server that tells none) what the search
+ * found since the first connection (`catchUp`). A bounded set of seen ids
+ * drops the articles a replay sends again, so the consumer never gets one twice.
  *
  * Pull-based: the next batch is read from the socket only once the consumer
  * asks for it, so a slow writer slows the stream instead of filling memory.
@@ -49,6 +51,12 @@ export interface ReconnectInfo {
   readonly lastEventId: string | undefined;
 }
 
+/** An accepted connection: the server's session id and mode, when it said them. */
+export interface OpenInfo {
+  readonly sessionId: string | undefined;
+  readonly mode: string | undefined;
+}
+
 export interface StreamSessionOptions {
   readonly transport: StreamTransport;
   /** The stream URL, query included. */
@@ -67,10 +75,23 @@ export interface StreamSessionOptions {
   readonly signal: AbortSignal;
   /** Redacted from any message (the key may travel in the URL). */
   readonly apiKey?: string | undefined;
-  readonly onOpen?:
-    | ((info: { sessionId: string | undefined; mode: string | undefined }) => void)
-    | undefined;
+  /**
+   * A connection was accepted (`news stream` starts opening its output here,
+   * not before: a refused key leaves the file as it was). Reading goes on
+   * meanwhile, so the stream's position is never left unread in a buffer.
+   */
+  readonly onOpen?: ((info: OpenInfo) => void) | undefined;
   readonly onReconnect?: ((info: ReconnectInfo) => void) | undefined;
+  /**
+   * Against a server that tells no position at connect: the articles
+   * published since `since` (the first connection), oldest id first, fetched
+   * another way (the CLI uses the search endpoint). Called when a reconnect
+   * has no id to resume from, before the new connection's live articles.
+   */
+  readonly catchUp?:
+    | ((since: Date, signal: AbortSignal) => AsyncIterable<readonly StreamArticle[]>)
+    | undefined;
+  readonly now?: (() => Date) | undefined;
   readonly sleep?: SleepFn | undefined;
   readonly random?: (() => number) | undefined;
 }
@@ -112,14 +133,18 @@ export function reconnectDelay(
 }
 
 export class StreamSession implements AsyncIterable<StreamArticle[]> {
-  /** The id of the last article handed to the consumer: where a reconnect resumes. */
+  /** Where a reconnect resumes: the last article handed out, or the position told at connect. */
   lastEventId: string | undefined;
   /** Set once iteration ended without an error. */
   end: StreamEnd | undefined;
   /** Replayed articles dropped because they were already handed out. */
   duplicates = 0;
   reconnects = 0;
+  /** Articles written from the catch-up search (a server without positions). */
+  caughtUp = 0;
   private readonly seen: SeenIds;
+  /** Everything since this instant reached the consumer or is on its way (no position known yet). */
+  private coveredSince: Date | undefined;
   private retryMs: number;
 
   constructor(private readonly options: StreamSessionOptions) {
@@ -149,6 +174,10 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
         let retryAfterMs: number | undefined;
         // A stream that was open and then dropped is not a failed attempt.
         let opened = false;
+        const connectedAt = (o.now ?? (() => new Date()))();
+        // A reconnect with nothing to resume from: what came meanwhile is searched for.
+        let catchUpFrom =
+          this.lastEventId === undefined && o.catchUp !== undefined ? this.coveredSince : undefined;
         try {
           arm();
           const batches = o.transport.connect({
@@ -160,14 +189,31 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
           });
           for await (const items of batches) {
             arm();
-            const { articles, stop } = this.take(items, () => {
+            const { articles, stop, accepted } = this.take(items);
+            if (accepted !== undefined) {
               failures = 0;
               opened = true;
-            });
+              this.coveredSince ??= connectedAt;
+              o.onOpen?.(accepted);
+            }
             if (articles.length > 0) {
               // The consumer's writing time is not the server's silence.
               clearTimeout(watchdog);
               yield articles;
+              arm();
+            }
+            if (opened && catchUpFrom !== undefined && o.catchUp !== undefined) {
+              const since = catchUpFrom;
+              catchUpFrom = undefined;
+              // The search's time is not the stream's silence either.
+              clearTimeout(watchdog);
+              for await (const page of o.catchUp(since, connection.signal)) {
+                const fresh = page.filter((article) => this.admit(article));
+                this.caughtUp += fresh.length;
+                if (fresh.length > 0) yield fresh;
+              }
+              // Everything before this connection came from the search, the rest comes live.
+              this.coveredSince = connectedAt;
               arm();
             }
             if (stop === undefined) continue;
@@ -228,27 +274,26 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
    * `closed` (ER0364, the end), a reason to reconnect (ER0362, a server
    * error), or undefined. Any other error event is thrown, typed.
    */
-  private take(
-    items: readonly StreamItem[],
-    opened: () => void,
-  ): { articles: StreamArticle[]; stop: string | undefined } {
+  private take(items: readonly StreamItem[]): {
+    articles: StreamArticle[];
+    stop: string | undefined;
+    /** Set when the connection was accepted in this batch. */
+    accepted: OpenInfo | undefined;
+  } {
     const articles: StreamArticle[] = [];
+    let accepted: OpenInfo | undefined;
     for (const item of items) {
       if (item.kind === 'article') {
-        if (this.seen.has(item.id)) {
-          this.duplicates++;
-          continue;
-        }
-        this.seen.add(item.id);
-        this.lastEventId = item.id;
-        articles.push(
+        const article: StreamArticle =
           item.json === undefined
             ? { id: item.id, article: item.article }
-            : { id: item.id, article: item.article, json: item.json },
-        );
+            : { id: item.id, article: item.article, json: item.json };
+        if (this.admit(article)) articles.push(article);
       } else if (item.kind === 'open') {
-        opened();
-        this.options.onOpen?.({ sessionId: item.sessionId, mode: item.mode });
+        accepted = { sessionId: item.sessionId, mode: item.mode };
+      } else if (item.kind === 'position') {
+        // Where this stream started: resume from it until an article says more.
+        this.lastEventId ??= item.id;
       } else if (item.kind === 'retry') {
         if (item.ms >= 0) this.retryMs = item.ms;
       } else {
@@ -259,22 +304,34 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             reason: 'closed',
             message: redactText(detail?.message ?? 'the session was closed', this.options.apiKey),
           };
-          return { articles, stop: 'closed' };
+          return { articles, stop: 'closed', accepted };
         }
-        if (code === 'ER0362') return { articles, stop: 'session lifetime reached (ER0362)' };
+        if (code === 'ER0362')
+          return { articles, stop: 'session lifetime reached (ER0362)', accepted };
         const status = detail?.status ?? 500;
         const error = ApiErrorClass.from(status, item.envelope ?? item.text);
         if (status >= 500)
-          return { articles, stop: `server error on the stream (${error.message})` };
+          return { articles, stop: `server error on the stream (${error.message})`, accepted };
         // Written before the error surfaces: what arrived stays written.
         if (articles.length > 0) {
           this.pendingError = this.finalError(error);
-          return { articles, stop: 'error' };
+          return { articles, stop: 'error', accepted };
         }
         throw this.finalError(error);
       }
     }
-    return { articles, stop: undefined };
+    return { articles, stop: undefined, accepted };
+  }
+
+  /** Whether the article is new; the last one admitted is where a reconnect resumes. */
+  private admit(article: StreamArticle): boolean {
+    if (this.seen.has(article.id)) {
+      this.duplicates++;
+      return false;
+    }
+    this.seen.add(article.id);
+    this.lastEventId = article.id;
+    return true;
   }
 
   private pendingError: Error | undefined;

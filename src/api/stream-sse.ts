@@ -69,12 +69,16 @@ export class SseTransport implements StreamTransport {
     });
     const body = response.body;
     const decoder = new TextDecoder();
+    const positions = new DatalessIds();
     try {
       yield pending;
       pending = [];
       for await (const chunk of body as AsyncIterable<Uint8Array>) {
         request.onActivity();
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        const text = decoder.decode(chunk, { stream: true });
+        // Before the chunk's articles: a position never moves past one not yet handed out.
+        for (const id of positions.feed(text)) pending.push({ kind: 'position', id });
+        parser.feed(text);
         if (pending.length > 0) {
           const items = pending;
           pending = [];
@@ -107,6 +111,62 @@ export class SseTransport implements StreamTransport {
       return { undici, dispatcher };
     })();
     return this.#loading;
+  }
+}
+
+/** Longest line start kept while a line is incomplete: enough for any `id:` field. */
+const LINE_HEAD = 1024;
+
+/**
+ * The ids of events without data, which set a browser's last event id and
+ * dispatch nothing: eventsource-parser 3 drops them (its v4 reports them,
+ * but needs Node 22.12). Reads only that, by the specification's line rules
+ * (CR, LF or CRLF; `field: value`; a blank line ends the event), so the
+ * stream's opening position (`id: 42` and a blank line) is known.
+ */
+export class DatalessIds {
+  #head = '';
+  #id: string | undefined;
+  #data = false;
+  /** The last chunk ended with CR: a LF opening the next one ends the same line. */
+  #afterCr = false;
+
+  feed(text: string): string[] {
+    const out: string[] = [];
+    let start = this.#afterCr && text.startsWith('\n') ? 1 : 0;
+    this.#afterCr = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      this.#line(this.#head + text.slice(start, i), out);
+      this.#head = '';
+      if (c === 13) {
+        if (i + 1 === text.length) this.#afterCr = true;
+        else if (text.charCodeAt(i + 1) === 10) i++;
+      }
+      start = i + 1;
+    }
+    // Only a line's start matters (its field name, an id's value): a long data line is not kept.
+    if (this.#head.length < LINE_HEAD)
+      this.#head += text.slice(start, start + LINE_HEAD - this.#head.length);
+    return out;
+  }
+
+  #line(line: string, out: string[]): void {
+    if (line === '') {
+      if (this.#id !== undefined && !this.#data) out.push(this.#id);
+      this.#id = undefined;
+      this.#data = false;
+      return;
+    }
+    const colon = line.indexOf(':');
+    if (colon === 0) return;
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value =
+      colon < 0 ? '' : line.slice(line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
+    if (field === 'data') this.#data = true;
+    else if (field === 'id' && value !== '' && !value.includes('\0') && line.length < LINE_HEAD)
+      this.#id = value;
   }
 }
 

@@ -16,6 +16,12 @@ export type StreamItem =
       /** The article's JSON text as received, when it is one line: jsonl output reuses it. */
       json?: string | undefined;
     }
+  /**
+   * Where the stream stands, said at connect before any article (SSE: an
+   * `id:` without data; WebSocket: `last_event_id` in `connected`): a
+   * reconnect resumes from it when no article came yet.
+   */
+  | { kind: 'position'; id: string }
   /** The server's reconnection delay (`retry:`), in milliseconds. */
   | { kind: 'retry'; ms: number }
   /** An `error` event or frame: what the server said, before the stream ends. */

@@ -101,6 +101,9 @@ export class WsTransport implements StreamTransport {
       if (typeof frame !== 'object' || frame === null) return;
       const f = frame as Record<string, unknown>;
       if (f['type'] === 'connected') {
+        const position = f['last_event_id'];
+        if ((typeof position === 'string' && position !== '') || typeof position === 'number')
+          push([{ kind: 'position', id: String(position) }]);
         // Not in the contract's frame, but the mock sends it: the SSE `retry:`.
         if (typeof f['retry'] === 'number' && f['retry'] >= 0)
           push([{ kind: 'retry', ms: f['retry'] }]);

@@ -1,13 +1,10 @@
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
+import type { ValueHint } from './completion/types.js';
+import type { GlobalName } from './global-options.js';
 import type { Runtime } from './runtime.js';
 
-/**
- * What shell completion offers for a value (src/cli/completion): a file path,
- * `--fields` names, `--query` fields, profile names from the config file, or
- * values remembered in the local completion cache under this key.
- */
-export type ValueHint = 'file' | 'fields' | 'query' | 'profile' | `cache:${string}`;
+export type { ValueHint };
 
 export interface ArgSpec {
   readonly name: string;
@@ -67,5 +64,11 @@ export interface CommandSpec {
    * `news config` must be able to repair the file. Inherited by subcommands.
    */
   readonly lenientConfig?: boolean;
+  /**
+   * The global options this command uses (global-options.ts): the request
+   * options, the output options, both (the default) or fewer. -q and -v are
+   * always there. A group of subcommands takes what any of them takes.
+   */
+  readonly globals?: readonly GlobalName[];
   readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
 }

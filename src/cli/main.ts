@@ -4,7 +4,7 @@ import { COMMANDS } from './commands/index.js';
 import { closedStdout, stdoutWasClosed } from './closed-stdout.js';
 import type { CliIO } from './context.js';
 import { EXIT, describeFailure } from './exit-codes.js';
-import { buildProgram, usageErrorFromCommander } from './program.js';
+import { type Launch, buildProgram, usageErrorFromCommander } from './program.js';
 import { createReporter } from './reporter.js';
 import { Runtime } from './runtime.js';
 import { type GlobalFlags, resolveSettings } from './settings/settings.js';
@@ -43,11 +43,7 @@ export async function run(
     exitCode = failure.exitCode;
   };
 
-  const launch = async (
-    globals: Record<string, unknown>,
-    handler: (runtime: Runtime) => Promise<void>,
-    options: { readonly lenientConfig?: boolean } = {},
-  ) => {
+  const launch: Launch = async (globals, handler, options) => {
     const settings = await resolveSettings(globals as GlobalFlags, io, options);
     verbose = settings.verbose;
     secret = settings.apiKey;

@@ -1,6 +1,5 @@
 import { Argument, Command, type CommanderError, Option } from 'commander';
 import { UsageError } from '../api/errors.js';
-import { FORMAT_NAMES } from '../output/formats.js';
 import { flagName } from '../params/registry.js';
 import type { CommandGroup, CommandInput, CommandSpec } from './command-spec.js';
 import { annotate } from './completion/value-sources.js';
@@ -8,15 +7,28 @@ import { type HelpContext, formatCommandHelp } from './help/format.js';
 import { closest, didYouMean } from './help/suggest.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime.js';
-import { AUTH_METHODS } from './settings/settings.js';
+import {
+  GLOBAL_GROUP,
+  GLOBAL_OPTIONS,
+  isGlobalOption,
+  type GlobalName,
+  type GlobalOptionDef,
+  globalsOf,
+} from './global-options.js';
 import { VERSION } from './version.js';
 
 /** Called with the parsed global flags and a handler; main.ts owns the runtime's lifetime. */
 export type Launch = (
   globals: Record<string, unknown>,
   handler: (runtime: Runtime) => Promise<void>,
-  options?: { readonly lenientConfig?: boolean },
+  options: LaunchOptions,
 ) => Promise<void>;
+
+export interface LaunchOptions {
+  readonly lenientConfig?: boolean;
+  /** The global options the command takes: settings read and check only these. */
+  readonly globals: readonly GlobalName[];
+}
 
 /** What help needs to know about a command that commander does not keep. */
 interface Meta {
@@ -33,12 +45,16 @@ class NewsCommand extends Command {
   }
 
   unknownOption(flag: string): never {
-    const flags: string[] = [];
-    for (let command: Command | null = this; command; command = command.parent) {
-      for (const option of command.options)
-        if (!option.hidden && option.long) flags.push(option.long);
-    }
     const name = flag.split('=')[0] ?? flag;
+    // A global option, or a flag of a parent command (stream's filters after
+    // `stream sessions`): it exists, but not here.
+    const named = (o: Option) => o.long === name || o.short === name;
+    const elsewhere =
+      GLOBAL_OPTIONS.some((o) => named(new Option(o.flags))) ||
+      ancestors(this).some((c) => c.options.some(named));
+    if (elsewhere)
+      this.error(`error: ${doesNothing(name, this)}`, { code: 'commander.unknownOption' });
+    const flags = this.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string);
     this.error(`error: unknown option '${flag}'${didYouMean(closest(name, flags))}`, {
       code: 'commander.unknownOption',
     });
@@ -77,60 +93,72 @@ function hidden(command: Command): boolean {
   return (command as unknown as { _hidden?: boolean })._hidden === true;
 }
 
-export function addGlobalOptions(program: Command): void {
-  const group = 'Global options:';
-  const options = [
-    new Option('--api-key <key>', 'API key (env NEWS_API_KEY)'),
-    annotate(
-      new Option(
-        '--auth <method>',
-        `how the key is sent: ${AUTH_METHODS.join('|')} (default header)`,
-      ),
-      { source: { choices: AUTH_METHODS.map((m) => [m, '']) } },
-    ),
-    new Option(
-      '--base-url <url>',
-      'API root (env NEWS_API_BASE_URL; default https://api.apitube.io)',
-    ),
-    new Option('--mock', 'use the built-in mock server with fixture data (env NEWS_API_MOCK=1)'),
-    annotate(new Option('--profile <name>', 'config profile to use (env NEWS_PROFILE)'), {
-      source: { hint: 'profile' },
-    }),
-    annotate(new Option('-f, --format <format>', `output format: ${FORMAT_NAMES.join('|')}`), {
-      source: { choices: FORMAT_NAMES.map((f) => [f, '']) },
-    }),
-    annotate(
-      new Option(
-        '-o, --output <file>',
-        'write to FILE atomically (format from the extension); - for stdout',
-      ),
-      { source: { hint: 'file' } },
-    ),
-    annotate(
-      new Option(
-        '--fields <list>',
-        'comma-separated dotted fields to keep, in order (id,title,source.domain)',
-      ),
-      { source: { hint: 'fields', list: true } },
-    ),
-    new Option(
-      '--no-sanitize',
-      'keep cells starting with = + - @ as they are in csv, tsv and xlsx',
-    ),
-    new Option(
-      '--dry-run',
-      'print the request (key redacted) and the curl equivalent; send nothing',
-    ),
-    new Option('--timeout <seconds>', 'per-request timeout (default 60)'),
-    new Option(
-      '--max-response-mb <n>',
-      'largest response read, in MB (default 64; also NEWS_MAX_RESPONSE_MB)',
-    ),
-    new Option('--retries <n>', 'retries on network errors, 408, 429 and 5xx (default 3)'),
-    new Option('-q, --quiet', 'only errors and warnings on stderr'),
-    new Option('-v, --verbose', 'more on stderr: retries, points, rate limits, stack traces'),
-  ];
-  for (const option of options) program.addOption(option.helpGroup(group));
+/** The options of `defs`, under "Global options:", with what completion offers for their values. */
+function addGlobals(command: Command, defs: readonly GlobalOptionDef[]): void {
+  for (const def of defs) {
+    const option = new Option(def.flags, def.description).helpGroup(GLOBAL_GROUP);
+    command.addOption(def.source ? annotate(option, { source: def.source }) : option);
+  }
+}
+
+/**
+ * What a command takes: its own list, else its group's (`config`'s
+ * subcommands), else the default; a group that declares none takes what any
+ * of its subcommands takes, so `news webhooks --mock list` still parses.
+ */
+function globalsTaken(spec: CommandSpec, inherited?: readonly GlobalName[]): GlobalName[] {
+  const declared = spec.globals ?? inherited;
+  if (spec.run === undefined && spec.subcommands !== undefined && declared === undefined) {
+    const all = new Set(spec.subcommands.flatMap((sub) => globalsTaken(sub)));
+    return globalsOf([...all]).map((d) => d.name);
+  }
+  return globalsOf(declared).map((d) => d.name);
+}
+
+function ancestors(command: Command): Command[] {
+  const out: Command[] = [];
+  for (let c = command.parent; c; c = c.parent) out.push(c);
+  return out;
+}
+
+/** `news webhooks verify` */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return `news ${names.join(' ')}`;
+}
+
+/** An option that exists, but not for this command; usageErrorFromCommander adds the hint. */
+function doesNothing(flag: string, command: Command): string {
+  return `${flag} does nothing for ${commandPath(command)}`;
+}
+
+const DOES_NOTHING = /does nothing for (news[\w -]*)$/;
+const seeHelp = (path: string) => `see ${path} --help for the options it takes`;
+
+/**
+ * The options of the running command, with what was given before it: a
+ * global option before the command name (`news --mock search`) counts when
+ * the command takes it; an option it does not take (`news --mock convert`,
+ * `news stream --language-code en sessions`) is refused, naming the flag.
+ * (After the command name, commander refuses an unknown option itself.)
+ */
+function optionsWithAncestors(self: Command): Record<string, unknown> {
+  const merged = { ...self.opts<Record<string, unknown>>() };
+  const own = new Set(self.options.map((o) => o.long));
+  for (let ancestor = self.parent; ancestor; ancestor = ancestor.parent) {
+    for (const option of ancestor.options) {
+      const key = option.attributeName();
+      if (ancestor.getOptionValueSource(key) !== 'cli') continue;
+      if (!own.has(option.long)) {
+        throw new UsageError(doesNothing(option.long ?? key, self), {
+          hint: seeHelp(commandPath(self)),
+        });
+      }
+      if (self.getOptionValueSource(key) !== 'cli') merged[key] = ancestor.getOptionValue(key);
+    }
+  }
+  return merged;
 }
 
 function buildCommand(
@@ -138,6 +166,7 @@ function buildCommand(
   spec: CommandSpec,
   launch: Launch,
   inheritedLenient = false,
+  inheritedGlobals?: readonly GlobalName[],
 ): void {
   const lenientConfig = inheritedLenient || spec.lenientConfig === true;
   const command = parent
@@ -194,38 +223,29 @@ function buildCommand(
     if (option.default !== undefined) opt.default(option.default);
     command.addOption(annotate(opt, { option }));
   }
-  for (const sub of spec.subcommands ?? []) buildCommand(command, sub, launch, lenientConfig);
+  const globals = globalsTaken(spec, inheritedGlobals);
+  addGlobals(command, globalsOf(globals));
+  for (const sub of spec.subcommands ?? [])
+    buildCommand(command, sub, launch, lenientConfig, spec.globals ?? inheritedGlobals);
   const run = spec.run;
   if (run) {
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs[actionArgs.length - 1] as Command;
-      const options = withParentOptions(self);
+      // The handler gets its own options; the global ones become settings (main.ts).
+      const all = optionsWithAncestors(self);
+      const isGlobal = new Set(self.options.filter(isGlobalOption).map((o) => o.attributeName()));
+      const options: Record<string, unknown> = {};
+      const globalValues: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(all))
+        (isGlobal.has(key) ? globalValues : options)[key] = value;
       const params = [
         ...(readParams ? readParams(options) : []),
         ...parseParamAssignments((options['param'] as string[] | undefined) ?? []),
       ];
       const input: CommandInput = { args: self.processedArgs.flat() as string[], options, params };
-      await launch(self.optsWithGlobals(), (runtime) => run(input, runtime), { lenientConfig });
+      await launch(globalValues, (runtime) => run(input, runtime), { lenientConfig, globals });
     });
   }
-}
-
-/**
- * Commander hands a known option to the first command that declares it, so in
- * `journalists articles 7 --per-page 5` the listing parent takes `--per-page`.
- * A subcommand gets back the values of the options it shares with its parent.
- */
-function withParentOptions(self: Command): Record<string, unknown> {
-  const own = self.opts<Record<string, unknown>>();
-  const parent = self.parent;
-  if (!parent?.parent) return own;
-  const inherited = parent.opts<Record<string, unknown>>();
-  const merged = { ...own };
-  for (const option of self.options) {
-    const key = option.attributeName();
-    if (own[key] === undefined && inherited[key] !== undefined) merged[key] = inherited[key];
-  }
-  return merged;
 }
 
 /** `news help [COMMAND…|TOPIC]`: a command's help, or one of the topics (help/topics.ts). */
@@ -319,7 +339,11 @@ export function buildProgram(
     .helpCommand(false)
     .exitOverride();
   META.set(program, { examples: ROOT_EXAMPLES });
-  addGlobalOptions(program);
+  // Global options go after the command name (`news search --mock`); before it
+  // (`news --mock search`) they are accepted when the command takes them.
+  // Positional: a parent's flags never swallow its subcommand's.
+  program.enablePositionalOptions();
+  addGlobals(program, GLOBAL_OPTIONS);
   // Start-up: when argv names a command, only that one gets its flags; the
   // others are names and summaries (enough for help and "did you mean").
   const focused = focus !== undefined && specs.some((s) => s.name === focus);
@@ -361,6 +385,11 @@ export function buildProgram(
 export function usageErrorFromCommander(error: CommanderError): UsageError {
   const [first, ...rest] = error.message.replace(/^error: /, '').split('\n');
   const suggestion = rest.join(' ').match(/\(Did you mean (.+)\?\)/);
-  const hint = suggestion ? `did you mean ${suggestion[1]}?` : 'see --help';
+  const misplaced = DOES_NOTHING.exec(first ?? '');
+  const hint = suggestion
+    ? `did you mean ${suggestion[1]}?`
+    : misplaced
+      ? seeHelp(misplaced[1]!)
+      : 'see --help';
   return new UsageError(first ?? error.message, { hint });
 }

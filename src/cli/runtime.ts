@@ -178,6 +178,16 @@ export class Runtime {
     if (d.body !== undefined) lines.push('', JSON.stringify(d.body, null, 2));
     lines.push('', d.curl, '');
     await this.write(lines.join('\n'));
+    const source = this.settings.apiKeySource;
+    if (!this.settings.mock && source !== undefined && source !== 'environment') {
+      const from =
+        source === 'flag'
+          ? '--api-key'
+          : `profile "${this.settings.profile}" of the config file (${this.settings.configPath})`;
+      this.report.notice(
+        `the curl line reads $NEWS_API_KEY, which is not where the key came from (${from}): set NEWS_API_KEY to that key for the line to work`,
+      );
+    }
   }
 
   /**

@@ -21,6 +21,18 @@ import { STREAM_PROTOCOL } from '../params/stream-params.js';
 export const HEARTBEAT_MS = STREAM_PROTOCOL.heartbeatMs;
 /** The longest a stream stays open (mock time); then ER0362 and the client reconnects. */
 export const MAX_SESSION_LIFETIME_MS = 60 * 60_000;
+/**
+ * The heartbeat interval in mock milliseconds: 15 mock seconds, but never
+ * longer than the contract's 15 real seconds. A client's idle watchdog (no
+ * byte for 3 heartbeats, 45 s) runs on the wall clock, which the time scale
+ * does not slow: scaled like the mock's other timers, heartbeats came every
+ * 60 s at `--time-scale 4` and a healthy idle stream was dropped as dead.
+ * Faster mocks (scale < 1) beat faster, as before.
+ */
+export function heartbeatMockMs(timeScale: number): number {
+  return HEARTBEAT_MS / Math.max(1, timeScale);
+}
+
 /** The `retry:` the SSE stream announces, in mock milliseconds (so × time scale on the wire). */
 export const RETRY_MS = STREAM_PROTOCOL.retryMs;
 
@@ -79,12 +91,13 @@ export class StreamFeed {
         ),
       );
     }, MAX_SESSION_LIFETIME_MS);
+    const interval = heartbeatMockMs(ctx.clock.timeScale);
     const beat = (): void => {
       if (this.finished) return;
       out.heartbeat();
-      this.heartbeatTimer = ctx.clock.setTimeout(beat, HEARTBEAT_MS);
+      this.heartbeatTimer = ctx.clock.setTimeout(beat, interval);
     };
-    this.heartbeatTimer = ctx.clock.setTimeout(beat, HEARTBEAT_MS);
+    this.heartbeatTimer = ctx.clock.setTimeout(beat, interval);
   }
 
   /**

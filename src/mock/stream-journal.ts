@@ -33,6 +33,15 @@ export class StreamJournal {
     this.unsubscribe = bus.subscribe((articles) => this.append(articles));
   }
 
+  /**
+   * The id of the newest article indexed since the server started, or 0
+   * before any: resuming after it (`after(String(newestId))`) gives exactly
+   * what is indexed from now on. A stream tells it at connect (its position).
+   */
+  get newestId(): number {
+    return this.entries.at(-1)?.article.id ?? 0;
+  }
+
   /** The position after the newest entry: `since(end)` later gives what was indexed in between. */
   get end(): number {
     return this.offset + this.entries.length;

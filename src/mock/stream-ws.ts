@@ -6,7 +6,7 @@
  * error envelope, as on the server-sent events stream.
  *
  * Frames, JSON text, each with a `type`:
- *   server: connected {session_id, retry}, article {id, article}, heartbeat,
+ *   server: connected {session_id, last_event_id, retry}, article {id, article}, heartbeat,
  *           error {error: <envelope>}, pong
  *   client: ping → pong; resume {last_event_id} → the replay, as Last-Event-ID.
  * Delivery starts at the client's first frame (a `resume`, or anything else)
@@ -160,7 +160,9 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
     socket.once('close', () => {
       if (ws === undefined) feed.stop();
     });
+    // Where delivery starts: the journal's end, and the id a client resumes after to get the same.
     const position = deps.journal.end;
+    const newestId = deps.journal.newestId;
     let grace: MockTimer | undefined;
     const startOnce = (from: Parameters<StreamFeed['start']>[0]): void => {
       grace?.cancel();
@@ -221,6 +223,8 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
       send({
         type: 'connected',
         session_id: feed.session.id,
+        // The stream's position: a client cut before its first article resumes from it.
+        last_event_id: String(newestId),
         retry: Math.max(1, Math.round(RETRY_MS * clock.timeScale)),
       });
       grace = clock.setTimeout(

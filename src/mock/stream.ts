@@ -1,7 +1,9 @@
 /**
  * GET /v1/news/stream — server-sent events, as the contract's "Streams" says:
  * - on connect: a comment (`: connected … session <id>`, the id also in the
- *   `X-Stream-Session-Id` header) and `retry: <ms>` once (3000 × time scale);
+ *   `X-Stream-Session-Id` header), `retry: <ms>` once (3000 × time scale)
+ *   and `id: <position>` (the newest article id, or the Last-Event-ID it
+ *   resumes after) in an event without data;
  * - with `Last-Event-ID` (header, or `last_event_id` in the query for
  *   clients that cannot set headers): first the matching articles indexed
  *   after that id within `stream.max_age` minutes (default 60), then live;
@@ -90,8 +92,13 @@ export function openStream(
     [STREAM_PROTOCOL.sessionHeader]: feed.session.id,
   });
   const retry = Math.max(1, Math.round(RETRY_MS * ctx.clock.timeScale));
+  // The position, as an event without data (it sets the client's last event
+  // id and dispatches nothing): where this stream starts, so a client cut
+  // before its first article resumes from here. Read in the same tick as
+  // feed.start subscribes, so nothing indexed can fall in between.
+  const position = /^\d+$/.test(lastEventId) ? lastEventId : String(deps.journal.newestId);
   write(
-    `: connected to the mock news stream (${account.mode} mode), session ${feed.session.id}\nretry: ${retry}\n\n`,
+    `: connected to the mock news stream (${account.mode} mode), session ${feed.session.id}\nretry: ${retry}\nid: ${position}\n\n`,
   );
   res.on('close', () => feed.stop());
   feed.start(lastEventId === '' ? undefined : { lastEventId });

@@ -10,5 +10,5 @@ export { exportRecords } from './export.js';
 export type { ExportOptions, ExportResult } from './export.js';
 export { RecordSource, readRecords } from './record-source.js';
 export { gunzipIfCompressed } from './gunzip-input.js';
-export { LIVE_FORMATS, isLiveOutput, openLiveExport } from './live-export.js';
+export { LIVE_FORMATS, checkLiveExport, isLiveOutput, openLiveExport } from './live-export.js';
 export type { LiveExport, LiveExportOptions } from './live-export.js';

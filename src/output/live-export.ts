@@ -11,7 +11,8 @@ import { AtomicFileSink } from './atomic-file-sink.js';
 import { createWriter, resolveColumns } from './export.js';
 import type { FormatWriter, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isGzipPath } from './formats.js';
-import { LiveFileSink } from './live-file-sink.js';
+import { type ExistingFile, LiveFileSink } from './live-file-sink.js';
+import type { Writable } from 'node:stream';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -26,7 +27,14 @@ export function isLiveOutput(format: FormatName, output: string | undefined): bo
 }
 
 /** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
-export type LiveExportOptions = Omit<ExportOptions, 'signal' | 'link'>;
+export type LiveExportOptions = Omit<ExportOptions, 'signal' | 'link'> & {
+  /**
+   * Continue an existing `-o` file instead of replacing it (`stream --state`):
+   * records are appended; a csv/tsv header is written only to an empty file,
+   * and one that differs from this run's is refused. Live formats only.
+   */
+  readonly append?: boolean;
+};
 
 export interface LiveExport {
   /** Writes a page; a live destination has it before this resolves. */
@@ -47,23 +55,46 @@ export interface LiveExport {
   abort(): Promise<void>;
 }
 
-export async function openLiveExport(options: LiveExportOptions): Promise<LiveExport> {
+/**
+ * Everything `openLiveExport` would refuse, refused now, creating and
+ * truncating nothing: `news stream` checks before it connects and opens
+ * its output only once the server accepted the connection, so a refused
+ * key or an unreachable server leaves an existing file as it was.
+ */
+export async function checkLiveExport(options: LiveExportOptions): Promise<void> {
   const { format, output } = options;
-  const toStdout = output === undefined || output === '-';
   if (isBinaryFormat(format) && output === undefined && options.stdoutIsTTY) {
     throw new UsageError(`${format} is a binary format: not writing it to a terminal`, {
       hint: 'use -o FILE, or -o - to write to stdout on purpose',
     });
   }
+  resolveColumns(options.kind, [], options.fields);
+  if (output === undefined || output === '-') return;
+  if (options.append === true && !isLiveOutput(format, output)) {
+    throw new UsageError(
+      `${format}${isGzipPath(output) ? ' (gzipped)' : ''} cannot be continued: a new run would replace ${output}`,
+      { hint: 'with --state, write jsonl, ndjson, csv or tsv, which each run appends to' },
+    );
+  }
+  await LiveFileSink.check(output);
+}
+
+export async function openLiveExport(options: LiveExportOptions): Promise<LiveExport> {
+  const { format, output } = options;
+  await checkLiveExport(options);
+  const toStdout = output === undefined || output === '-';
   const live = isLiveOutput(format, output);
   const { columns, projected } = resolveColumns(options.kind, [], options.fields);
   const sink: Sink = toStdout
     ? new StdoutSink(options.stdout)
     : live
-      ? await LiveFileSink.open(output)
+      ? await LiveFileSink.open(output, { append: options.append === true })
       : await AtomicFileSink.open(output);
+  const continued = sink instanceof LiveFileSink ? sink.existing : undefined;
+  // A continued file gets the writer's preamble (a csv header) only when empty.
+  const preamble = continued === undefined ? undefined : new PreambleSink(sink);
   const ctx: WriterContext = {
-    sink,
+    sink: preamble ?? sink,
     columns,
     projected,
     kind: options.kind,
@@ -77,6 +108,8 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
   let writer: FormatWriter;
   try {
     writer = await createWriter(format, ctx);
+    if (preamble !== undefined && continued !== undefined)
+      await preamble.settle(continued, output!);
     // A csv header, a json bracket: there from the start, like the records after it.
     if (live || toStdout) await sink.flush();
   } catch (error) {
@@ -120,4 +153,63 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
       await sink.abort();
     },
   };
+}
+
+/**
+ * The sink a writer is created on when a file is continued: it holds what
+ * the writer writes first (its header), then passes everything through. The
+ * header goes to an empty file; a file that starts with another one (other
+ * --fields, another format) is refused rather than mixed.
+ */
+class PreambleSink implements Sink {
+  private held: string | undefined = '';
+
+  constructor(private readonly sink: Sink) {}
+
+  get broken(): boolean {
+    return this.sink.broken;
+  }
+
+  get path(): string | undefined {
+    return this.sink.path;
+  }
+
+  write(chunk: string | Uint8Array): Promise<void> {
+    if (this.held === undefined) return this.sink.write(chunk);
+    this.held += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return Promise.resolve();
+  }
+
+  /** After the writer is made: writes its header to an empty file, checks it against a non-empty one. */
+  async settle(existing: ExistingFile, output: string): Promise<void> {
+    const header = this.held ?? '';
+    this.held = undefined;
+    if (existing.size === 0) {
+      await this.sink.write(header);
+      return;
+    }
+    if (!existing.head.subarray(0, Buffer.byteLength(header)).equals(Buffer.from(header))) {
+      throw new UsageError(`${output} was started with other columns than this run writes`, {
+        hint: 'continue it with the -f and --fields it was started with, or write another file',
+      });
+    }
+    // A record cut short by a crash stays alone on its line; ours start on a fresh one.
+    if (!existing.endsWithNewline) await this.sink.write('\n');
+  }
+
+  flush(): Promise<void> {
+    return this.sink.flush();
+  }
+
+  asWritable(): Writable {
+    return this.sink.asWritable();
+  }
+
+  commit(): Promise<void> {
+    return this.sink.commit();
+  }
+
+  abort(): Promise<void> {
+    return this.sink.abort();
+  }
 }

@@ -30,6 +30,8 @@ export const LOCAL_PARAMS: readonly ParamDef[] = [
   p('place', 'string', 'place name to use as the centre', { maxLength: 120 }),
   p('country', 'string', 'ISO 3166-1 alpha-2 code to disambiguate place', {
     pattern: /^[a-z]{2}$/i,
+    patternHint: 'a two-letter ISO 3166-1 code',
+    codes: 'country',
   }),
   p('radius', 'number', 'radius in km', { min: 0, exclusiveMin: true, max: 20000, default: 50 }),
   p('sort', 'string', 'order of results', {

@@ -268,20 +268,22 @@ export const SEARCH_PARAMS: readonly ParamDef[] = [
   }),
 
   // Dates
-  p('published_at', 'Dates', 'date', 'published on this day (YYYY-MM-DD or ISO 8601)'),
-  p('published_at.start', 'Dates', 'date', 'published at or after (YYYY-MM-DD or ISO 8601)'),
-  p('published_at.end', 'Dates', 'date', 'published at or before (YYYY-MM-DD or ISO 8601)'),
+  p('published_at', 'Dates', 'date', 'published on this day (YYYY-MM-DD, ISO 8601, today…)'),
+  p('published_at.start', 'Dates', 'date', 'published at or after (YYYY-MM-DD, ISO 8601, -24h…)'),
+  p('published_at.end', 'Dates', 'date', 'published at or before (YYYY-MM-DD, ISO 8601, now…)'),
 
   // Language, country, source
   ...pair('language.code', 'Source', 'these languages (ISO 639-1)', {
     list: 3,
     pattern: ISO_LANGUAGE,
     patternHint: 'a two-letter ISO 639-1 code',
+    codes: 'language',
   }),
   ...pair('source.country.code', 'Source', 'sources from these countries (ISO 3166-1 alpha-2)', {
     list: 3,
     pattern: ISO_COUNTRY,
     patternHint: 'a two-letter ISO 3166-1 code',
+    codes: 'country',
   }),
   ...pair('source.id', 'Source', 'these source ids', {
     list: 3,

@@ -1,3 +1,5 @@
+import type { CodeKind } from './codes.js';
+
 /**
  * One request parameter of the API, declared once as data. Flags, validation,
  * request bodies, the mock's request parsing, completions and the README's
@@ -24,7 +26,7 @@ export type ParamGroup =
  * - `flag`: the API's integer 0/1 switches (`has_image`); a bare `--has-image` means 1.
  * - `switch`: the string switches `hl`, `facet`, `facet.range` ('0', '1', 'true', 'false'), sent as '0' or '1'.
  * - `string`: free text, or a comma-separated list when `list` is set.
- * - `date`: YYYY-MM-DD or ISO 8601 date-time.
+ * - `date`: YYYY-MM-DD or ISO 8601 date-time; the client also takes relative dates (relative-dates.ts).
  */
 export type ParamType = 'integer' | 'number' | 'flag' | 'switch' | 'string' | 'date';
 
@@ -74,6 +76,8 @@ export interface ParamDef {
   readonly exactEntity?: ExactEntityKind;
   /** An entity selector: makes `entity.sentiment.*` meaningful (ER0293). */
   readonly entitySelector?: boolean;
+  /** Each value (each list value) must be a code of this list (codes.ts): ISO 639-1 or ISO 3166-1 alpha-2. */
+  readonly codes?: CodeKind;
   /** Rewrites each value (each list value) into its canonical form before it is checked and sent. */
   readonly normalize?: (value: string) => string;
   /** Shell-completion values when they differ from `enum` (e.g. list values). */
@@ -90,5 +94,16 @@ export function paramsOf(
 /** A value as the user typed it (flag, `--param`, config) before validation. */
 export type RawValue = string | number | boolean;
 
+/**
+ * Where a request body keeps the relative dates it was given (`-24h`), by API
+ * name: a symbol key, so JSON, `Object.keys` and the client never see it, and
+ * a spread copy (`{ ...body, page: 2 }`) keeps it. `--state` fingerprints the
+ * query with these forms (src/cli/cron/run-state.ts), so the same cron line
+ * is the same query every time it runs.
+ */
+export const RELATIVE_DATES: unique symbol = Symbol('relative dates');
+
 /** The typed request body: API names to JSON values. */
-export type RequestBody = Record<string, string | number>;
+export type RequestBody = Record<string, string | number> & {
+  [RELATIVE_DATES]?: Readonly<Record<string, string>>;
+};

@@ -2,7 +2,8 @@ import { UsageError } from './errors.js';
 import { searchParam } from './registry.js';
 import { caretLine, validateQuery } from './query/index.js';
 import { SEARCH_PARAMS } from './search-params.js';
-import type { ParamDef, RawValue, RequestBody } from './types.js';
+import { RELATIVE_DATE_FORMS, resolveRelativeDate } from './relative-dates.js';
+import { type ParamDef, RELATIVE_DATES, type RawValue, type RequestBody } from './types.js';
 import { checkValue, parseDateValue, splitList } from './values.js';
 
 /** A value and where the user gave it, so messages can name the flag they typed. */
@@ -42,8 +43,10 @@ export function buildRequestBody(
   options: ValidateOptions = {},
 ): RequestBody {
   const lookup = options.lookup ?? searchParam;
+  const now = options.now ?? new Date();
   const checked: RequestBody = {};
   const labels = new Map<string, string>();
+  const relative: Record<string, string> = {};
   for (const param of params) {
     const def = lookup(param.name);
     if (!def) {
@@ -55,8 +58,12 @@ export function buildRequestBody(
         'see --help for the parameters it takes',
       );
     }
-    const check = checkValue(def, param.raw);
-    if (!check.ok) fail(param.label, check.rule, check.code, ruleHint(def));
+    // `-24h`, `today`: resolved here, once per run, to what the service takes.
+    const resolved = def.type === 'date' ? resolveRelativeDate(String(param.raw), now) : undefined;
+    if (resolved !== undefined) relative[def.name] = String(param.raw).trim().toLowerCase();
+    else delete relative[def.name];
+    const check = checkValue(def, resolved ?? param.raw);
+    if (!check.ok) fail(param.label, check.rule, check.code, check.hint ?? ruleHint(def));
     checked[def.name] = check.value;
     labels.set(def.name, param.label);
   }
@@ -69,9 +76,10 @@ export function buildRequestBody(
     body,
     (name) => labels.get(name) ?? name,
     lookup,
-    options.now ?? new Date(),
+    now,
     options.splitTitleWindow === true,
   );
+  if (Object.keys(relative).length > 0) body[RELATIVE_DATES] = relative;
   return body;
 }
 
@@ -80,6 +88,8 @@ const tableIndex = (name: string) => TABLE_INDEX.get(name) ?? Number.MAX_SAFE_IN
 
 function ruleHint(def: ParamDef): string | undefined {
   if (def.enum && def.enum.length > 12) return `valid values: ${def.enum.join(', ')}`;
+  if (def.type === 'date')
+    return `2026-05-01, 2026-05-01T09:30:00Z, or relative: ${RELATIVE_DATE_FORMS}`;
   return undefined;
 }
 

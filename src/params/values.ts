@@ -1,3 +1,4 @@
+import { CODE_STANDARD, isCode, suggestCode } from './codes.js';
 import type { ParamDef, RawValue } from './types.js';
 
 /**
@@ -7,7 +8,7 @@ import type { ParamDef, RawValue } from './types.js';
  */
 export type ValueCheck =
   | { ok: true; value: string | number }
-  | { ok: false; rule: string; code?: string | undefined };
+  | { ok: false; rule: string; code?: string | undefined; hint?: string | undefined };
 
 const WILDCARD = /[*?]/;
 const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
@@ -80,16 +81,24 @@ function checkNumber(def: ParamDef, raw: RawValue): ValueCheck {
   return { ok: true, value: n };
 }
 
-function checkOne(def: ParamDef, value: string): string | undefined {
+interface Problem {
+  rule: string;
+  hint?: string | undefined;
+}
+
+function checkOne(def: ParamDef, value: string): Problem | undefined {
   if (def.minLength !== undefined && value.length < def.minLength) {
-    return `must be at least ${def.minLength} characters`;
+    return { rule: `must be at least ${def.minLength} characters` };
   }
   if (def.maxLength !== undefined && value.length > def.maxLength) {
-    return `must be at most ${def.maxLength} characters`;
+    return { rule: `must be at most ${def.maxLength} characters` };
   }
-  if (def.enum && !def.enum.includes(value)) return `must be one of ${def.enum.join(', ')}`;
+  if (def.enum && !def.enum.includes(value))
+    return { rule: `must be one of ${def.enum.join(', ')}` };
   if (def.pattern && !def.pattern.test(value))
-    return `must be ${def.patternHint ?? `like ${def.pattern}`}`;
+    return { rule: `must be ${def.patternHint ?? `like ${def.pattern}`}` };
+  if (def.codes !== undefined && !isCode(def.codes, value))
+    return { rule: `must be an ${CODE_STANDARD[def.codes]}`, hint: suggestCode(def.codes, value) };
   return undefined;
 }
 
@@ -149,13 +158,20 @@ export function checkValue(def: ParamDef, raw: RawValue): ValueCheck {
         for (const v of values) {
           const problem = checkOne(def, v);
           if (problem)
-            return { ok: false, rule: `each value ${problem} (got "${v}")`, code: def.code };
+            return {
+              ok: false,
+              rule: `each value ${problem.rule} (got "${v}")`,
+              code: def.code,
+              hint: problem.hint,
+            };
         }
         return { ok: true, value: values.join(',') };
       }
       const value = def.normalize?.(text) ?? text;
       const problem = checkOne(def, value);
-      return problem ? { ok: false, rule: problem, code: def.code } : { ok: true, value };
+      return problem
+        ? { ok: false, rule: problem.rule, code: def.code, hint: problem.hint }
+        : { ok: true, value };
     }
   }
 }

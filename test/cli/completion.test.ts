@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFile } from '../../src/cli/completion/engine.js';
+import { globalsOf } from '../../src/cli/global-options.js';
 import { liveTree } from '../../src/cli/completion/in-process.js';
 import { configPath } from '../../src/cli/settings/config-file.js';
 import { SHELLS, SHELL_FILES, completionScript } from '../../src/cli/completion/scripts.js';
@@ -199,6 +200,10 @@ describe('drift: completion data and scripts follow the code', () => {
       '--help',
       // The command's own options (--resolve, the unattended-run flags, …), from its spec.
       ...(searchSpec.options ?? []).map((o) => o.flags.split(/[ ,<[]/)[0] ?? ''),
+      // The global options it takes, from the one table.
+      ...globalsOf(searchSpec.globals).map(
+        (o) => o.flags.split(/[ <]/).find((f) => f.startsWith('--')) ?? '',
+      ),
     ];
     expect(new Set(flags)).toEqual(new Set(expected));
     // And each of them is a flag commander accepts: --dry-run shows it parsed, nothing unknown.

@@ -160,8 +160,9 @@ describe('examples in --help', () => {
     if (argv !== undefined) {
       expect(argv[0]).toBe('news');
       // A server runs until interrupted: stop it once it is up; a clean stop exits 0.
+      // NEWS_API_MOCK=1 (env) is the mock for the commands that send requests.
       const serve = argv[1] === 'mock' && argv[2] === 'serve';
-      const r = await runCli([...argv.slice(1), ...(serve ? [] : ['--mock'])], {
+      const r = await runCli(argv.slice(1), {
         env: env(home),
         ...(serve ? { signal: AbortSignal.timeout(2000) } : {}),
       });

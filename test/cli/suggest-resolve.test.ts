@@ -133,7 +133,9 @@ describe('--resolve', () => {
       ['journalists', 'articles', '7', '--location-name', 'paris'],
     ]) {
       server.requests.length = 0;
-      const r = await runCli([...argv, '--resolve', ...api(), '-f', 'json']);
+      // count prints a number: it takes no -f.
+      const format = argv[0] === 'count' ? [] : ['-f', 'json'];
+      const r = await runCli([...argv, '--resolve', ...api(), ...format]);
       expect(r.code, argv.join(' ')).toBe(0);
       expect(server.requests[1]!.body).toMatchObject({ 'location.name': 'Paris' });
     }

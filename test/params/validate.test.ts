@@ -226,7 +226,7 @@ describe('validation before sending', () => {
       undefined,
     ],
     ['wildcard in a name filter', { 'organization.name': 'Goo?le' }, /wildcard/, undefined],
-    ['bad date', { 'published_at.start': 'yesterday' }, /must be a date/, undefined],
+    ['bad date', { 'published_at.start': 'last tuesday' }, /must be a date/, undefined],
     [
       'start after end',
       { 'published_at.start': '2026-11-10', 'published_at.end': '2026-11-01' },

@@ -4,6 +4,7 @@ import { UsageError } from '../../api/errors.js';
 import type { PageSource } from '../../output/format-writer.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
+import { OUTPUT } from '../global-options.js';
 import { exportPages } from '../lists/export-pages.js';
 
 const KINDS: readonly RecordKind[] = ['article', 'person', 'company', 'journalist', 'generic'];
@@ -37,6 +38,8 @@ export const convert: CommandSpec = {
   description:
     'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way.',
   args: [{ name: 'file', description: 'input file, or - for stdin', required: false }],
+  // Offline: the output options only.
+  globals: OUTPUT,
   options: [
     {
       flags: '--kind <kind>',

@@ -2,6 +2,7 @@ import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
+import { REQUEST } from '../global-options.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 
 /** Count takes the search filters; paging, sorting, highlighting and facets mean nothing to it. */
@@ -15,6 +16,8 @@ export const count: CommandSpec = {
   summary: 'count matching articles (POST /v1/news/count); prints the number',
   params: COUNT_PARAMS,
   raw: true,
+  // It prints one number: no -f, -o or --fields.
+  globals: REQUEST,
   options: [RESOLVE_OPTION],
   examples: [
     'news count --organization-name "Federal Reserve"',

@@ -42,6 +42,8 @@ export const mock: CommandSpec = {
   name: 'mock',
   group: 'tools',
   summary: 'the built-in mock of the whole API, over fixture data',
+  // It serves; it sends nothing and writes no records.
+  globals: [],
   subcommands: [
     {
       name: 'serve',

@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
+import { OUTPUT } from '../global-options.js';
 import { exportList } from '../lists/single-record.js';
 
 export const query: CommandSpec = {
@@ -7,6 +8,7 @@ export const query: CommandSpec = {
   summary: 'check a --query offline (tree or error with its code), list its fields',
   description:
     'The grammar, fields and limits: `news query fields`, and QUERY-LANGUAGE.md in the documentation. Nothing here talks to the API.',
+  globals: [],
   subcommands: [
     {
       name: 'check',
@@ -31,6 +33,7 @@ export const query: CommandSpec = {
     {
       name: 'fields',
       summary: 'the fields a query can use, with their types and values',
+      globals: OUTPUT,
       examples: ['news query fields', 'news query fields -f csv'],
       async run(_input, runtime) {
         const { queryFields } = await import('../../params/query/index.js');

@@ -12,6 +12,7 @@ export const completion: CommandSpec = {
     ...SHELLS.map((shell) => `  ${shell}: ${INSTALL[shell]}`),
   ].join('\n'),
   args: [{ name: 'shell', description: SHELLS.join('|'), choices: SHELLS }],
+  globals: [],
   examples: [
     'source <(news completion bash)',
     'news completion zsh > _news',

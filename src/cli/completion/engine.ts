@@ -22,12 +22,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const none = (directive: number = DIRECTIVE.noFileComp): Completion => ({ items: [], directive });
 
-function findOption(path: readonly TreeCommand[], name: string): TreeOption | undefined {
-  for (let i = path.length - 1; i >= 0; i--) {
-    const found = path[i]?.options.find((o) => o.names.includes(name));
-    if (found) return found;
-  }
-  return undefined;
+/**
+ * Options are positional, as the parser reads them: a flag belongs to the
+ * command typed last before it, which lists every global option it takes.
+ */
+function findOption(command: TreeCommand, name: string): TreeOption | undefined {
+  return command.options.find((o) => o.names.includes(name));
 }
 
 /**
@@ -110,20 +110,15 @@ function completeValue(
   };
 }
 
-function optionCandidates(path: readonly TreeCommand[], cur: string, used: Set<string>): Choice[] {
+function optionCandidates(command: TreeCommand, cur: string, used: Set<string>): Choice[] {
   const items: Choice[] = [];
-  const seen = new Set<string>();
-  // The command's own flags first, then what its parents (the global options) add.
-  for (let i = path.length - 1; i >= 0; i--) {
-    for (const option of path[i]?.options ?? []) {
-      if (!option.repeatable && option.names.some((n) => used.has(n))) continue;
-      for (const name of option.names) {
-        if (seen.has(name) || !name.startsWith(cur)) continue;
-        // `-` alone offers both spellings; `--x` only long ones.
-        if (cur.startsWith('--') && !name.startsWith('--')) continue;
-        seen.add(name);
-        items.push([name, option.description]);
-      }
+  for (const option of command.options) {
+    if (!option.repeatable && option.names.some((n) => used.has(n))) continue;
+    for (const name of option.names) {
+      if (!name.startsWith(cur)) continue;
+      // `-` alone offers both spellings; `--x` only long ones.
+      if (cur.startsWith('--') && !name.startsWith('--')) continue;
+      items.push([name, option.description]);
     }
   }
   return items;
@@ -132,7 +127,6 @@ function optionCandidates(path: readonly TreeCommand[], cur: string, used: Set<s
 /** Completes `words` (after `news`; the last is the word being typed, maybe empty). */
 export function complete(tree: CompletionTree, words: readonly string[], env: Env): Completion {
   const cur = words.at(-1) ?? '';
-  const path: TreeCommand[] = [tree.root];
   let command = tree.root;
   let positionals = 0;
   let afterDashes = false;
@@ -151,7 +145,7 @@ export function complete(tree: CompletionTree, words: readonly string[], env: En
     }
     if (!afterDashes && word.startsWith('-') && word.length > 1) {
       const eq = word.startsWith('--') ? word.indexOf('=') : -1;
-      const option = findOption(path, eq > 0 ? word.slice(0, eq) : word);
+      const option = findOption(command, eq > 0 ? word.slice(0, eq) : word);
       if (option) {
         for (const name of option.names) used.add(name);
         if (option.value !== 'none' && eq < 0) pending = option;
@@ -161,7 +155,6 @@ export function complete(tree: CompletionTree, words: readonly string[], env: En
     const sub = positionals === 0 ? command.commands.find((c) => c.name === word) : undefined;
     if (sub) {
       command = sub;
-      path.push(sub);
       continue;
     }
     positionals += 1;
@@ -172,14 +165,14 @@ export function complete(tree: CompletionTree, words: readonly string[], env: En
   }
   if (!afterDashes && cur.startsWith('--') && cur.includes('=')) {
     const eq = cur.indexOf('=');
-    const option = findOption(path, cur.slice(0, eq));
+    const option = findOption(command, cur.slice(0, eq));
     if (!option || option.value === 'none') return none();
     const answer = completeValue(tree, option.values, cur.slice(eq + 1), env);
     const prefix = cur.slice(0, eq + 1);
     return { ...answer, items: answer.items.map(([v, d]) => [`${prefix}${v}`, d]) };
   }
   if (!afterDashes && cur.startsWith('-')) {
-    return { items: optionCandidates(path, cur, used), directive: DIRECTIVE.noFileComp };
+    return { items: optionCandidates(command, cur, used), directive: DIRECTIVE.noFileComp };
   }
 
   const items: Choice[] = [];

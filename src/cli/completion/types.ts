@@ -4,7 +4,12 @@
  * dist/cli/completion/tree.json at build time, so the Tab path reads one JSON
  * file instead of loading the program.
  */
-import type { ValueHint } from '../command-spec.js';
+/**
+ * What shell completion offers for a value: a file path, `--fields` names,
+ * `--query` fields, profile names from the config file, or values remembered
+ * in the local completion cache under this key.
+ */
+export type ValueHint = 'file' | 'fields' | 'query' | 'profile' | `cache:${string}`;
 
 /** A value and its one-line description ('' when there is none). */
 export type Choice = readonly [value: string, description: string];
@@ -45,7 +50,7 @@ export interface TreeCommand {
 }
 
 export interface CompletionTree {
-  /** The program: its options are the global options, recognised after any command. */
+  /** The program: its options are every global option (before a command); each command lists those it takes. */
   readonly root: TreeCommand;
   /** Names `--fields` accepts, with their column type. */
   readonly fields: readonly Choice[];

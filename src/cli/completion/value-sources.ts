@@ -8,7 +8,7 @@
  */
 import type { ArgSpec, OptionSpec, ValueHint } from '../command-spec.js';
 import type { ParamDef } from '../../params/types.js';
-import { categoryChoices, countryChoices, languageChoices } from './fixed-values.js';
+import { categoryChoices, codeChoices } from './fixed-values.js';
 import type { Choice, ValueSource } from './types.js';
 
 /** What declared a commander Option or Argument; its values are worked out only when asked. */
@@ -54,11 +54,11 @@ const CACHED_IDS = [
   'author.name',
 ];
 
-let fixedLists: { languages: Choice[]; countries: Choice[]; categories: Choice[] } | undefined;
+let fixedLists: { language: Choice[]; country: Choice[]; categories: Choice[] } | undefined;
 function fixed() {
   fixedLists ??= {
-    languages: languageChoices(),
-    countries: countryChoices(),
+    language: codeChoices('language'),
+    country: codeChoices('country'),
     categories: categoryChoices(),
   };
   return fixedLists;
@@ -79,8 +79,8 @@ export function paramSource(def: ParamDef): ValueSource | undefined {
       ],
     };
   if (bare === 'query') return { hint: 'query' };
-  if (bare === 'language.code') return base({ choices: fixed().languages });
-  if (bare === 'source.country.code') return base({ choices: fixed().countries });
+  // The lists the client checks the values against: completion offers nothing else.
+  if (def.codes !== undefined) return base({ choices: fixed()[def.codes] });
   if (bare === 'category.id')
     return base({ choices: fixed().categories, prefixes: true, hint: 'cache:category.id' });
   const entity = ENTITY_NAME.exec(bare);

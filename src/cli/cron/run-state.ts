@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { NewsError, UsageError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
+import { RELATIVE_DATES, type RequestBody } from '../../params/types.js';
 import { writeFileDurably } from './durable-write.js';
 import { unusableState } from './state-lock.js';
 
@@ -31,17 +32,22 @@ export interface RunState {
   readonly updated_at: string;
 }
 
-/** The query's own parameters (body for POST, query string for GET), minus paging and sorting. */
+/**
+ * The query's own parameters (body for POST, query string for GET), minus
+ * paging and sorting. A relative date stays as it was given (`-24h`, not the
+ * instant it stood for this time): the same cron line is the same query.
+ */
 export function queryParams(spec: RequestSpec): Record<string, unknown> {
   const source = (
     spec.body !== undefined && typeof spec.body === 'object' && spec.body !== null
       ? spec.body
       : (spec.query ?? {})
-  ) as Record<string, unknown>;
+  ) as Record<string, unknown> & Pick<RequestBody, typeof RELATIVE_DATES>;
+  const relative = source[RELATIVE_DATES] ?? {};
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(source).sort()) {
     if (NOT_FINGERPRINTED.has(name) || source[name] === undefined) continue;
-    out[name] = source[name];
+    out[name] = relative[name] ?? source[name];
   }
   return out;
 }

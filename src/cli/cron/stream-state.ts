@@ -29,6 +29,12 @@ export interface StreamState {
   readonly lastEventId: string | undefined;
   /** After a batch reached the output: moves the watermark and writes the state durably. */
   written(lastEventId: string, records: number): Promise<void>;
+  /**
+   * A run that wrote nothing but learnt the stream's position at connect:
+   * a first state starts there, so the next run replays what was indexed
+   * since this one connected. A state with a watermark keeps it.
+   */
+  positioned(lastEventId: string): Promise<void>;
   /** Releases the lock; the state already holds everything written. */
   close(): Promise<void>;
 }
@@ -50,16 +56,20 @@ export async function openStreamState(
     );
     const watermark = state?.watermark?.value;
     let counted = false;
+    const written = async (lastEventId: string, records: number): Promise<void> => {
+      const id = Number(lastEventId);
+      if (!Number.isSafeInteger(id)) return;
+      // One run is one run, however many batches it writes.
+      const next = nextRunState(identity, state, id, records, now());
+      state = counted ? { ...next, runs: next.runs - 1 } : next;
+      counted = true;
+      await commitRunState(file, state);
+    };
     return {
       lastEventId: watermark === undefined ? undefined : String(watermark),
-      async written(lastEventId, records) {
-        const id = Number(lastEventId);
-        if (!Number.isSafeInteger(id)) return;
-        // One run is one run, however many batches it writes.
-        const next = nextRunState(identity, state, id, records, now());
-        state = counted ? { ...next, runs: next.runs - 1 } : next;
-        counted = true;
-        await commitRunState(file, state);
+      written,
+      async positioned(lastEventId) {
+        if (state?.watermark == null) await written(lastEventId, 0);
       },
       close: () => lock.release(),
     };

@@ -6,6 +6,8 @@
 import type { Command, Option } from 'commander';
 import { COMMANDS } from '../commands/index.js';
 import { INSTALL, SHELLS } from '../completion/scripts.js';
+import { isGlobalOption } from '../global-options.js';
+import { isPureGroup } from './format.js';
 import { TOPICS, topicLines } from './topics.js';
 import { buildProgram, examplesOf } from '../program.js';
 import { VERSION } from '../version.js';
@@ -39,7 +41,8 @@ function optionItems(options: readonly Option[]): string[] {
 
 function commandSection(command: Command, path: string, shared: ReadonlySet<string>): string[] {
   const usage = `${path} ${command.usage()}`.trim();
-  const own = command.options.filter((o) => !o.hidden);
+  const own = command.options.filter((o) => !o.hidden && !isGlobalOption(o));
+  const globals = command.options.filter((o) => isGlobalOption(o)).map((o) => o.long ?? '');
   const sharedCount = own.filter((o) => o.long && shared.has(o.long)).length;
   const listed = own.filter((o) => !(o.long && shared.has(o.long)));
   const lines = ['.TP', `.B ${roff(usage)}`, roff(command.description())];
@@ -48,6 +51,8 @@ function commandSection(command: Command, path: string, shared: ReadonlySet<stri
       '.br',
       roff(`Takes the search parameter flags (${sharedCount} of them; see PARAMETER FLAGS).`),
     );
+  // A group of subcommands passes its global options on: each subcommand lists its own.
+  if (!isPureGroup(command)) lines.push('.br', roff(`Global options: ${globals.join(' ')}.`));
   if (listed.length > 0) lines.push('.RS', ...optionItems(listed), '.RE');
   const examples = examplesOf(command);
   if (examples.length > 0)
@@ -105,7 +110,9 @@ export function manPage(program: Command): string {
       'news queries the news search API and exports what it finds as json, jsonl, csv, tsv, xml, rss, xlsx, parquet or a table. With --mock every command runs against a built-in mock of the whole API, with fixture data and no key. Data goes to stdout, everything else to stderr.',
     ),
     '.SH GLOBAL OPTIONS',
-    roff('Accepted by every command, before or after it.'),
+    roff(
+      'Each command takes those it uses (listed under COMMANDS): the request options where it sends requests, the output options where it writes records, -q and -v everywhere. After the command name, or before it. An option a command does not use is an error.',
+    ),
     ...optionItems(program.options.filter((o) => !o.hidden)),
     '.SH COMMANDS',
     ...commands,

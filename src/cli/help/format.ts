@@ -4,14 +4,15 @@
  *   global options as one wrapped paragraph, examples, and where to read more
  *   (fits 80×24).
  * - a command: usage, description, arguments, the common flags (format,
- *   output, fields, paging, dry run), its examples, then its own flags by
- *   group, and the other global options as one paragraph.
+ *   output, fields, paging, dry run) it takes, its examples, then its own
+ *   flags by group, and the other global options it takes as one paragraph.
  * - a group of subcommands (`suggest`, `config`): its commands and examples;
- *   the global options are not repeated.
+ *   each command's help shows the global options it takes.
  * Everything is wrapped to the terminal's width (COLUMNS in a pipe, else 80).
  */
 import type { Command, Help, Option } from 'commander';
 import type { CommandGroup } from '../command-spec.js';
+import { isGlobalOption } from '../global-options.js';
 
 export interface HelpContext {
   readonly examplesOf: (command: Command) => readonly string[];
@@ -29,6 +30,14 @@ export const GROUP_TITLES: Readonly<Record<CommandGroup, string>> = {
 
 /** The flags most runs use, shown first on every command that has them. */
 const COMMON = ['--format', '--output', '--fields', '--all', '--limit', '--dry-run', '--mock'];
+
+/** A group of subcommands that runs nothing itself (`suggest`, `config`). */
+export function isPureGroup(command: Command): boolean {
+  return (
+    command.commands.length > 0 &&
+    !(command as unknown as { _actionHandler?: unknown })._actionHandler
+  );
+}
 
 export function groupFor(command: Command, context: HelpContext): CommandGroup {
   return context.groupOf(command) ?? 'tools';
@@ -136,7 +145,10 @@ function rootHelp(program: Command, helper: Help, context: HelpContext, width: n
     ...wrap(helper.commandDescription(program), width),
     '',
     ...section('Commands:', commandLines),
-    ...section('Global options (after any command):', paragraph(globals, width)),
+    ...section(
+      'Global options (each command takes those it uses: news COMMAND --help):',
+      paragraph(globals, width),
+    ),
     ...examples(context.examplesOf(program), width),
     ...wrap(
       'More: news help COMMAND; news help commands|exit-codes|environment|formats|query',
@@ -155,15 +167,11 @@ function commandHelp(
   context: HelpContext,
   width: number,
 ): string[] {
+  // Each command has the global options it takes among its own (global-options.ts);
+  // a parent's flags (stream's filters above `stream sessions`) are not its subcommands'.
   const own = helper.visibleOptions(command);
-  // Global options are the program's; a parent command's own flags (stream's
-  // filters above `stream sessions`) do not apply to its subcommands.
-  let root = command;
-  while (root.parent) root = root.parent;
-  const globals = helper.visibleOptions(root).filter((o) => o.long !== '--help');
-  const pureGroup =
-    command.commands.length > 0 &&
-    !(command as unknown as { _actionHandler?: unknown })._actionHandler;
+  const globals = own.filter(isGlobalOption);
+  const pureGroup = isPureGroup(command);
   const usage = pureGroup
     ? `${helper.commandUsage(command).replace(/ \[options\] \[command\]$/, '')} <command> [options]`
     : helper.commandUsage(command);
@@ -194,7 +202,7 @@ function commandHelp(
     lines.push(...examples(own.length > 0 ? own : fromSubs.slice(0, 3), width));
     lines.push(
       ...wrap(
-        `Options: -h, --help. Global options (--mock, -f, -o, …): news --help. Help on one: news ${command.name()} COMMAND --help`,
+        `Options: -h, --help. Each command's own and global options: news ${command.name()} COMMAND --help`,
         width,
       ),
     );
@@ -202,14 +210,14 @@ function commandHelp(
   }
 
   const isCommon = (o: Option) => o.long !== undefined && COMMON.includes(o.long);
-  const common = [...own, ...globals]
+  const common = own
     .filter(isCommon)
     .sort((a, b) => COMMON.indexOf(a.long ?? '') - COMMON.indexOf(b.long ?? ''));
   lines.push(...section('Common options:', formatItems(optionRows(common, helper), width)));
   lines.push(...examples(context.examplesOf(command), width));
   const byGroup = new Map<string, Option[]>();
   for (const option of own) {
-    if (isCommon(option) || option.long === '--help') continue;
+    if (isCommon(option) || isGlobalOption(option) || option.long === '--help') continue;
     const heading = option.helpGroupHeading ?? 'Options:';
     byGroup.set(heading, [...(byGroup.get(heading) ?? []), option]);
   }
@@ -217,7 +225,7 @@ function commandHelp(
     lines.push(...section(heading, formatItems(optionRows(options, helper), width)));
   }
   lines.push(...section('Commands:', formatItems(subcommands, width)));
-  const rest = globals.filter((o) => !isCommon(o) && o.long !== '--version').map((o) => o.flags);
+  const rest = globals.filter((o) => !isCommon(o)).map((o) => o.flags);
   lines.push(...section('Global options:', paragraph([...rest, '-h, --help'], width)));
   return lines;
 }

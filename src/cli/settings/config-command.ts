@@ -119,6 +119,8 @@ export const config: CommandSpec = {
   description:
     'Settings: api-key, base-url, auth, format, timeout, retries; each value must pass the rule of its flag. A flag beats the environment, which beats the config file. --profile NAME (or NEWS_PROFILE) picks the profile; "default" otherwise. A bad value in the file is reported with the file and the key; `news config` itself always runs, so it can repair the file.',
   lenientConfig: true,
+  // It edits the file: --profile picks the profile; nothing is sent.
+  globals: ['profile'],
   subcommands: [
     {
       name: 'set',

@@ -9,11 +9,19 @@ import {
   configError,
   configPath,
   describeProblem,
+  isConfigKey,
   loadConfig,
 } from './config-file.js';
 import type { CliIO } from '../context.js';
 import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
-import { type AUTH_METHODS, type ConfigKey, FLAG_OF, SETTING_CHECKS } from './checks.js';
+import {
+  type AUTH_METHODS,
+  CONFIG_KEYS,
+  type ConfigKey,
+  FLAG_OF,
+  SETTING_CHECKS,
+} from './checks.js';
+import type { GlobalName } from '../global-options.js';
 
 export const DEFAULT_BASE_URL = 'https://api.apitube.io';
 export const MOCK_DEFAULT_KEY = 'api_live_mock_pro';
@@ -42,6 +50,8 @@ export interface GlobalFlags {
 /** Global settings after flag > environment > config file > default. */
 export interface Settings {
   readonly apiKey: string | undefined;
+  /** Where the key came from: `--dry-run`'s curl line reads $NEWS_API_KEY, which only the environment fills. */
+  readonly apiKeySource: 'flag' | 'environment' | 'config' | undefined;
   readonly auth: AuthMethod;
   readonly baseUrl: string;
   readonly mock: boolean;
@@ -64,9 +74,15 @@ export interface Settings {
   readonly configWarnings: readonly string[];
 }
 
-/** How strictly the config file is read: `news config` must work on any file, to repair it. */
 export interface ResolveOptions {
+  /** How strictly the config file is read: `news config` must work on any file, to repair it. */
   readonly lenientConfig?: boolean;
+  /**
+   * The global options the command takes (default: all). A setting it does
+   * not take is neither read nor checked, from flag, environment or file:
+   * a bad NEWS_API_BASE_URL cannot stop `news convert`.
+   */
+  readonly globals?: readonly GlobalName[];
 }
 
 function pick<T>(...values: (T | undefined)[]): T | undefined {
@@ -85,27 +101,42 @@ export async function resolveSettings(
   io: CliIO,
   options: ResolveOptions = {},
 ): Promise<Settings> {
-  const env = io.env;
-  const path = configPath(env);
-  const loaded = await loadConfig(path);
+  const takes = (name: GlobalName): boolean =>
+    options.globals === undefined || options.globals.includes(name);
+  // A variable set to the empty string counts as unset (a cron line's `NEWS_API_BASE_URL=`).
+  const env = (name: string): string | undefined => {
+    const value = io.env[name];
+    return value === '' ? undefined : value;
+  };
+  const path = configPath(io.env);
+  // A command that takes no setting the file can hold (completion, query check) never opens it.
+  const readsConfig = takes('profile') || CONFIG_KEYS.some((key) => takes(key));
+  const loaded = readsConfig
+    ? await loadConfig(path)
+    : { config: { profiles: {} }, problems: [], unreadable: false };
   const config: ConfigFile = loaded.config;
-  const profileName = pick(flags.profile, env['NEWS_PROFILE'], config.default_profile) ?? 'default';
+  const profileName = pick(flags.profile, env('NEWS_PROFILE'), config.default_profile) ?? 'default';
   const profile: Profile | undefined = config.profiles[profileName];
   // Values the file holds are checked there (config-file.ts) and named by file and key;
-  // a problem in another profile does not stop this one.
-  const mine = loaded.problems.filter((p) => p.profile === undefined || p.profile === profileName);
+  // a problem in another profile, or with a setting this command does not use, does not stop it.
+  const mine = loaded.problems.filter(
+    (p) =>
+      (p.profile === undefined || p.profile === profileName) &&
+      (p.key === undefined || !isConfigKey(p.key) || takes(p.key)),
+  );
   const fatal = mine.find((p) => p.fatal);
   if (fatal !== undefined && options.lenientConfig !== true) throw configError(path, fatal);
   const configWarnings = mine.filter((p) => !p.fatal).map((p) => describeProblem(path, p));
   // A named profile that does not exist is an error only when a request needs it
   // (Runtime.client); `news config set --profile new` creates it.
   const profileMissing =
-    profile === undefined && (flags.profile !== undefined || env['NEWS_PROFILE'] !== undefined);
+    profile === undefined && (flags.profile !== undefined || env('NEWS_PROFILE') !== undefined);
 
   checked('auth', flags.auth);
-  const auth = pick(flags.auth, profile?.auth) ?? 'header';
+  const auth = (takes('auth') ? pick(flags.auth, profile?.auth) : undefined) ?? 'header';
+  const mockVariable = env('NEWS_API_MOCK');
   const mock =
-    flags.mock === true || env['NEWS_API_MOCK'] === '1' || env['NEWS_API_MOCK'] === 'true';
+    takes('mock') && (flags.mock === true || mockVariable === '1' || mockVariable === 'true');
   checked('format', flags.format);
   // -f, then the -o file's extension, then the profile: a profile's `format json`
   // must not write JSON into `-o out.csv`.
@@ -113,7 +144,9 @@ export async function resolveSettings(
     flags.output !== undefined &&
     flags.output !== '-' &&
     formatFromPath(flags.output) !== undefined;
-  const format = pick(flags.format, outputNamesFormat ? undefined : profile?.format);
+  const format = takes('format')
+    ? pick(flags.format, outputNamesFormat ? undefined : profile?.format)
+    : undefined;
   const fields =
     flags.fields === undefined
       ? undefined
@@ -126,22 +159,32 @@ export async function resolveSettings(
   checked('timeout', flags.timeout);
   checked('retries', flags.retries);
   checked('base-url', flags.baseUrl);
-  if (flags.baseUrl === undefined)
-    checked('base-url', env['NEWS_API_BASE_URL'], 'NEWS_API_BASE_URL');
-  const timeout = pick(flags.timeout, profile?.timeout);
-  const retries = pick(flags.retries, profile?.retries);
-  const maxResponseMb = pick(flags.maxResponseMb, env['NEWS_MAX_RESPONSE_MB']);
+  if (flags.baseUrl === undefined && takes('base-url'))
+    checked('base-url', env('NEWS_API_BASE_URL'), 'NEWS_API_BASE_URL');
+  const timeout = takes('timeout') ? pick(flags.timeout, profile?.timeout) : undefined;
+  const retries = takes('retries') ? pick(flags.retries, profile?.retries) : undefined;
+  const maxResponseMb = takes('max-response-mb')
+    ? pick(flags.maxResponseMb, env('NEWS_MAX_RESPONSE_MB'))
+    : undefined;
   const baseUrl =
-    pick(flags.baseUrl, env['NEWS_API_BASE_URL'], profile?.['base-url']) ?? DEFAULT_BASE_URL;
+    (takes('base-url')
+      ? pick(flags.baseUrl, env('NEWS_API_BASE_URL'), profile?.['base-url'])
+      : undefined) ?? DEFAULT_BASE_URL;
+
+  // Trimmed here (a key pasted with its line end); checked by the client, so a
+  // bad key in the environment does not break commands that send nothing.
+  function apiKeyOf(): Pick<Settings, 'apiKey' | 'apiKeySource'> {
+    const sources = [
+      ['flag', trimApiKey(flags.apiKey)],
+      ['environment', trimApiKey(env('NEWS_API_KEY'))],
+      ['config', trimApiKey(profile?.['api-key'])],
+    ] as const;
+    const found = takes('api-key') ? sources.find(([, key]) => key !== undefined) : undefined;
+    return { apiKey: found?.[1], apiKeySource: found?.[0] };
+  }
 
   return {
-    // Trimmed here (a key pasted with its line end); checked by the client, so a
-    // bad key in the environment does not break commands that send nothing.
-    apiKey: pick(
-      trimApiKey(flags.apiKey),
-      trimApiKey(env['NEWS_API_KEY']),
-      trimApiKey(profile?.['api-key']),
-    ),
+    ...apiKeyOf(),
     auth: auth as AuthMethod,
     baseUrl,
     mock,

@@ -16,9 +16,11 @@ import {
   STREAM_PROTOCOL,
   parseStreamMaxAge,
 } from '../../params/stream-params.js';
+import type { RequestBody } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
 import type { Runtime } from '../runtime.js';
+import type { LiveExport } from '../../output/live-export.js';
 import type { FormatName } from '../../output/types.js';
 
 export const DEFAULT_MOCK_PUBLISH_RATE = 60;
@@ -142,9 +144,8 @@ export function parseStreamOptions(options: Readonly<Record<string, unknown>>): 
 }
 
 /** The request: the filters as query parameters, in table order, plus `stream.max_age`. */
-export function streamRequest(input: CommandInput, options: StreamOptions, now: Date): RequestSpec {
-  const body = buildRequestBody(input.params, { now });
-  const query: Record<string, string | number> = { ...body };
+function streamRequest(filters: RequestBody, options: StreamOptions): RequestSpec {
+  const query: Record<string, string | number> = { ...filters };
   if (options.maxAge !== undefined) query[STREAM_MAX_AGE.name] = options.maxAge;
   return {
     method: 'GET',
@@ -165,13 +166,15 @@ async function streamFormat(runtime: Runtime): Promise<FormatName> {
 
 export async function runStream(input: CommandInput, runtime: Runtime): Promise<void> {
   const options = parseStreamOptions(input.options);
-  const spec = streamRequest(input, options, runtime.io.now());
+  // Checked as a search checks them: they are also the catch-up search's filters.
+  const filters = buildRequestBody(input.params, { now: runtime.io.now() });
+  const spec = streamRequest(filters, options);
   if (runtime.settings.dryRun) {
     await runtime.printDryRun(spec);
     return;
   }
   const format = await streamFormat(runtime);
-  const { isLiveOutput, openLiveExport } = await import('../../output/index.js');
+  const { checkLiveExport, isLiveOutput, openLiveExport } = await import('../../output/index.js');
   const finite = options.maxEvents !== undefined || options.durationMs !== undefined;
   if (!finite && !isLiveOutput(format, runtime.settings.output)) {
     throw new UsageError(
@@ -179,6 +182,18 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       { hint: 'or write as records arrive with -f jsonl, ndjson, csv or tsv' },
     );
   }
+  const { exportOptionsFor } = await import('../lists/export-pages.js');
+  const { signal: _paged, ...exportOptions } = exportOptionsFor(
+    runtime,
+    format,
+    runtime.settings.output,
+    'article',
+    'news stream',
+  );
+  // With --state, a restarted stream continues the same file.
+  const liveOptions = { ...exportOptions, append: options.stateFile !== undefined };
+  // Checked now, before any timer or socket; opened once the server accepted the connection.
+  await checkLiveExport(liveOptions);
 
   if (runtime.settings.mock) {
     runtime.mockOptions.publishRate = options.publishRate ?? DEFAULT_MOCK_PUBLISH_RATE;
@@ -196,26 +211,20 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
           options.stateReset,
           () => runtime.io.now(),
         );
+  // Opened once the server accepted the connection; awaited before the first write.
+  let opening: Promise<LiveExport> | undefined;
+  let out: LiveExport | undefined;
   try {
     const transportOptions = {
       connectTimeoutMs: runtime.settings.timeoutMs,
       env: runtime.io.env,
     };
-    // The output first: a file that cannot be opened fails before any timer or socket exists.
-    const { exportOptionsFor } = await import('../lists/export-pages.js');
-    const { signal: _paged, ...liveOptions } = exportOptionsFor(
-      runtime,
-      format,
-      runtime.settings.output,
-      'article',
-      'news stream',
-    );
-    const out = await openLiveExport(liveOptions);
     const transport: StreamTransport =
       options.transport === 'ws'
         ? new (await import('../../api/stream-ws.js')).WsTransport(transportOptions)
         : new (await import('../../api/stream-sse.js')).SseTransport(transportOptions);
     const { StreamSession } = await import('../../api/stream-session.js');
+    const { catchUpSearch } = await import('./catch-up.js');
 
     // Ctrl-C and --duration both stop the session; only Ctrl-C is an interruption.
     const stop = new AbortController();
@@ -238,50 +247,69 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       maxFailures: runtime.settings.retries,
       signal: stop.signal,
       apiKey: runtime.settings.apiKey,
-      onOpen: ({ sessionId }) =>
-        runtime.report.debug(`stream open${sessionId ? `: session ${sessionId}` : ''}`),
+      onOpen: ({ sessionId }) => {
+        runtime.report.debug(`stream open${sessionId ? `: session ${sessionId}` : ''}`);
+        // Only now: a refused key or an unreachable server leaves the file as it was.
+        if (opening === undefined) {
+          opening = openLiveExport(liveOptions);
+          // Its failure is reported where it is awaited.
+          opening.catch(() => undefined);
+        }
+      },
       onReconnect: (r) =>
         runtime.report.debug(
           `reconnecting in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})${r.lastEventId ? `, after id ${r.lastEventId}` : ''}`,
         ),
+      catchUp: catchUpSearch(client, filters),
     });
 
     let written = 0;
     let lastId: string | undefined;
     try {
       for await (const batch of session) {
+        // A batch comes from an accepted connection: the output is being opened.
+        out ??= await opening!;
+        const output = out;
         const take =
           options.maxEvents === undefined ? batch : batch.slice(0, options.maxEvents - written);
-        if (out.takesLines && take.every((a) => a.json !== undefined)) {
+        if (output.takesLines && take.every((a) => a.json !== undefined)) {
           // The text as received: no second JSON.stringify of every article.
           let text = '';
           for (const a of take) text += `${a.json}\n`;
-          await out.writeLines(text, take.length);
-        } else await out.write(take.map((a) => a.article));
+          await output.writeLines(text, take.length);
+        } else await output.write(take.map((a) => a.article));
         written += take.length;
-        if (out.broken) break;
+        if (output.broken) break;
         const last = take[take.length - 1];
         if (last !== undefined) {
           lastId = last.id;
           // A file written at the end (parquet, xlsx…) holds nothing until finish().
-          if (out.live) await state?.written(last.id, take.length);
+          if (output.live) await state?.written(last.id, take.length);
         }
         if (options.maxEvents !== undefined && written >= options.maxEvents) break;
       }
     } catch (error) {
+      // Accepted but nothing written yet: the output opened anyway (empty, or continued).
+      out ??= await opening?.catch(() => undefined);
       const ended = error instanceof InterruptedError && timeUp && !runtime.signal.aborted;
       if (!ended) {
         // What arrived stays: a live output keeps its records, a finite one is completed.
+        const output = out;
         if (error instanceof InterruptedError || runtime.signal.aborted) {
-          const finished = await out.finish().then(
-            () => true,
-            () => out.abort().then(() => false),
-          );
-          if (finished && !out.live && lastId !== undefined) await state?.written(lastId, written);
+          const finished =
+            output !== undefined &&
+            (await output.finish().then(
+              () => true,
+              () => output.abort().then(() => false),
+            ));
+          if (finished && !output.live && lastId !== undefined)
+            await state?.written(lastId, written);
+          if (lastId === undefined && session.lastEventId !== undefined)
+            await state?.positioned(session.lastEventId);
           throw new InterruptedError('interrupted');
         }
-        if (out.live) await out.finish().catch(() => out.abort());
-        else await out.abort();
+        if (output?.live) await output.finish().catch(() => output.abort());
+        else await output?.abort();
         throw error;
       }
     } finally {
@@ -289,13 +317,19 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       runtime.signal.removeEventListener('abort', onInterrupt);
       await transport.close().catch(() => undefined);
     }
-    if (out.broken) {
+    // A --duration that ended before any connection was accepted: nothing was opened, nothing written.
+    out ??= await opening;
+    const output = out;
+    if (output?.broken) {
       runtime.stdoutClosed = true;
-      await out.abort();
+      await output.abort();
       return;
     }
-    const { path } = await out.finish();
-    if (!out.live && lastId !== undefined) await state?.written(lastId, written);
+    const path = output === undefined ? undefined : (await output.finish()).path;
+    if (!output?.live && lastId !== undefined) await state?.written(lastId, written);
+    // No article, but a position: the next run resumes from where this one connected.
+    if (lastId === undefined && session.lastEventId !== undefined)
+      await state?.positioned(session.lastEventId);
     if (session.end?.reason === 'closed') {
       runtime.report.notice(
         `the stream session was closed on purpose (ER0364): ${session.end.message}`,
@@ -303,6 +337,11 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
     }
     if (session.duplicates > 0) {
       runtime.report.debug(`${session.duplicates} replayed articles were already written; skipped`);
+    }
+    if (session.caughtUp > 0) {
+      runtime.report.notice(
+        `the server gave no position to resume from: ${session.caughtUp} articles indexed during a reconnect were found through the search endpoint`,
+      );
     }
     if (path !== undefined) runtime.report.notice(`wrote ${written} articles to ${path}`);
     else runtime.report.debug(`${written} articles, ${session.reconnects} reconnects`);

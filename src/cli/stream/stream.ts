@@ -2,6 +2,7 @@ import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { STREAM_MAX_AGE } from '../../params/stream-params.js';
 import type { ParamDef } from '../../params/types.js';
 import type { CommandSpec } from '../command-spec.js';
+import { REQUEST } from '../global-options.js';
 
 /**
  * The search filters, without what makes no sense for a stream of single
@@ -80,6 +81,7 @@ export const stream: CommandSpec = {
           name: 'close',
           summary: 'close one open stream (DELETE /v1/news/stream/sessions?session_id=ID)',
           args: [{ name: 'id', description: 'the session id (from `news stream sessions`)' }],
+          globals: REQUEST,
           examples: [
             'news stream sessions close ss_0123456789abcdef',
             "news stream sessions -f json | jq -r '.[].session_id' | xargs -r -n1 news stream sessions close",

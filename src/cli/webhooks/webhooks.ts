@@ -4,6 +4,7 @@
  * handler is imported when it runs, so `news --help` loads none of them.
  */
 import type { CommandSpec } from '../command-spec.js';
+import { OUTPUT } from '../global-options.js';
 import { WEBHOOK_FILTER_PARAMS as FILTER_PARAMS } from './filters.js';
 
 const manage = () => import('./manage.js');
@@ -74,6 +75,8 @@ const verify: CommandSpec = {
   description:
     'HMAC-SHA256 with the secret over TIMESTAMP + "." + the raw body, compared in constant time, and TIMESTAMP within --tolerance seconds of now. The body is FILE, or stdin with - or no FILE.',
   args: [{ name: 'file', description: 'the raw body (- or none: stdin)', required: false }],
+  // Offline, one line of verdict.
+  globals: [],
   options: [
     { flags: '--secret <secret>', description: 'signing secret (env NEWS_WEBHOOK_SECRET)' },
     { flags: '--timestamp <t>', description: 'the X-Webhook-Timestamp value (Unix seconds)' },
@@ -96,6 +99,8 @@ const listen: CommandSpec = {
   description:
     "Prints its URL as the first line on stdout, then one record per delivered article, flushed per delivery. A bad or stale signature gets 401 and nothing is written; a delivery id already accepted gets 200 and is not written again. --forward-to passes each delivery on unchanged and answers with the local app's status. With --mock it subscribes itself to the built-in mock (filters from the flags), which publishes articles, so the whole loop runs offline.",
   params: FILTER_PARAMS,
+  // It receives: --mock (and a mock key) start the offline loop; nothing is sent to the API.
+  globals: ['api-key', 'mock', 'profile', ...OUTPUT],
   options: [
     {
       flags: '--secret <secret>',

@@ -1,3 +1,5 @@
+import { CODE_STANDARD, isCode, suggestCode } from '../codes.js';
+import { isRelativeDate } from '../relative-dates.js';
 import { checkValue, parseDateValue } from '../values.js';
 import { fail } from './errors.js';
 import type { QueryField } from './fields.js';
@@ -174,6 +176,10 @@ function date(field: QueryField, text: string, pos: number, len: number): string
       `${field.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time (got "${text}")`,
       pos,
       len,
+      // The query is text the service parses: the client does not rewrite it.
+      isRelativeDate(text)
+        ? 'relative dates are for the flags (--published-at-start -24h), not inside a query'
+        : undefined,
     );
   }
   return text;
@@ -222,6 +228,15 @@ function keyword(field: QueryField, raw: string, pos: number, len: number): stri
       `${field.name} must be ${def.patternHint ?? `like ${def.pattern}`} (got "${text}")`,
       pos,
       len,
+    );
+  }
+  if (def.codes !== undefined && !isCode(def.codes, text)) {
+    fail(
+      'ER0703',
+      `${field.name} must be an ${CODE_STANDARD[def.codes]} (got "${text}")`,
+      pos,
+      len,
+      suggestCode(def.codes, text),
     );
   }
   return text;
