@@ -7,11 +7,12 @@
  * it is written as it comes and closed (the JSON array's bracket) at the end.
  */
 import { UsageError } from '../api/errors.js';
-import { AtomicFileSink } from './atomic-file-sink.js';
 import { createWriter, resolveColumns } from './export.js';
 import type { FormatWriter, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isGzipPath } from './formats.js';
 import { LiveFileSink } from './live-file-sink.js';
+import { openFileSink } from './open-sink.js';
+import { isS3Url } from './s3/url.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -22,7 +23,8 @@ export const LIVE_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 't
 /** Whether records in this format reach this destination as they arrive. */
 export function isLiveOutput(format: FormatName, output: string | undefined): boolean {
   if (!LIVE_FORMATS.includes(format)) return false;
-  return output === undefined || output === '-' || !isGzipPath(output);
+  // An object in a store is uploaded whole, never appended to.
+  return output === undefined || output === '-' || !(isGzipPath(output) || isS3Url(output));
 }
 
 /** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
@@ -61,7 +63,7 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
     ? new StdoutSink(options.stdout)
     : live
       ? await LiveFileSink.open(output)
-      : await AtomicFileSink.open(output);
+      : await openFileSink(output);
   const ctx: WriterContext = {
     sink,
     columns,

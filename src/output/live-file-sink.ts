@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import type { WriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import { resolveOutputTarget } from './atomic-file-sink.js';
+import { isS3Url } from './s3/url.js';
 import { StreamSink } from './sink.js';
 
 export class LiveFileSink extends StreamSink {
@@ -26,6 +27,14 @@ export class LiveFileSink extends StreamSink {
   }
 
   static async open(destination: string): Promise<LiveFileSink> {
+    if (isS3Url(destination)) {
+      throw new UsageError(
+        `cannot append to ${destination}: an object in a store is written whole`,
+        {
+          hint: 'write to a local file, and upload it afterwards',
+        },
+      );
+    }
     const target = await resolveOutputTarget(destination);
     const path = target.kind === 'direct' ? target.path : resolve(destination);
     const flags = target.kind === 'direct' ? 'a' : 'w';

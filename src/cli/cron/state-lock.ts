@@ -4,11 +4,13 @@
  * and holding the owner's pid, host and start time. A lock whose process is
  * gone (kill -9, a reboot) is stale and taken over; the takeover renames it
  * first, so of two runs finding the same stale lock only one removes it.
+ * A state in a store (`s3://…`) has its lock there too (s3-lock.ts).
  */
 import { hostname } from 'node:os';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { NewsError, UsageError } from '../../api/errors.js';
+import { isS3Url } from '../../output/s3/url.js';
 
 export interface LockInfo {
   readonly pid: number;
@@ -23,6 +25,8 @@ export class LockHeldError extends NewsError {
 
 export interface StateLock {
   readonly path: string;
+  /** Throws when the lock is no longer this run's (a store's lock taken over after it expired). */
+  verify(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -30,7 +34,7 @@ export function lockPathFor(stateFile: string): string {
   return `${stateFile}.lock`;
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -40,9 +44,10 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readLock(path: string): Promise<LockInfo | undefined> {
+/** The owner a lock's text names, or undefined when it names none (a torn or foreign file). */
+export function parseLock(text: string): LockInfo | undefined {
   try {
-    const info = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
+    const info = JSON.parse(text) as Partial<LockInfo>;
     if (typeof info.pid !== 'number') return undefined;
     return {
       pid: info.pid,
@@ -54,6 +59,10 @@ async function readLock(path: string): Promise<LockInfo | undefined> {
   }
 }
 
+async function readLock(path: string): Promise<LockInfo | undefined> {
+  return parseLock(await readFile(path, 'utf8').catch(() => ''));
+}
+
 /** A lock is stale when its owner on this host is gone, or it cannot be read at all (a torn write). */
 function isStale(info: LockInfo | undefined): boolean {
   if (info === undefined) return true;
@@ -62,6 +71,7 @@ function isStale(info: LockInfo | undefined): boolean {
 }
 
 export async function acquireLock(stateFile: string, now: Date): Promise<StateLock> {
+  if (isS3Url(stateFile)) return (await import('./s3-lock.js')).acquireStoreLock(stateFile, now);
   const path = lockPathFor(stateFile);
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
   // A cron line may name a directory that does not exist yet, as -o may.
@@ -78,6 +88,7 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
       let released = false;
       return {
         path,
+        verify: async () => undefined,
         async release() {
           if (released) return;
           released = true;
@@ -89,14 +100,7 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
       if (code !== 'EEXIST') throw unusableState(stateFile, code ?? String(error));
     }
     const info = await readLock(path);
-    if (!isStale(info)) {
-      throw new LockHeldError(
-        `another run holds ${stateFile} since ${info!.since} (pid ${info!.pid}${info!.host === hostname() ? '' : ` on ${info!.host}`})`,
-        {
-          hint: `if no such run exists, remove ${path}`,
-        },
-      );
-    }
+    if (!isStale(info)) throw lockHeld(stateFile, info!, `if no such run exists, remove ${path}`);
     const aside = `${path}.stale.${process.pid}`;
     try {
       await rename(path, aside);
@@ -107,6 +111,15 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
     }
   }
   throw new LockHeldError(`could not take the lock ${path}: other runs keep taking it`);
+}
+
+/** The error of a run that finds the lock held, the same for a file and a store. */
+export function lockHeld(stateFile: string, info: LockInfo, hint: string): LockHeldError {
+  const where = info.host === hostname() ? '' : ` on ${info.host}`;
+  return new LockHeldError(
+    `another run holds ${stateFile} since ${info.since} (pid ${info.pid}${where})`,
+    { hint },
+  );
 }
 
 /** A state path that cannot be used (a directory, no permission): the user's to fix, exit 2. */
