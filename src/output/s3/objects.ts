@@ -102,7 +102,7 @@ export async function publish(staged: string, final: string): Promise<boolean> {
       new sdk.CopyObjectCommand({
         Bucket: to.bucket,
         Key: to.key,
-        CopySource: `${from.bucket}/${from.key.split('/').map(encodeURIComponent).join('/')}`,
+        CopySource: `${from.bucket}/${copySourceKey(from.key)}`,
       }),
     );
   } catch (error) {
@@ -111,6 +111,17 @@ export async function publish(staged: string, final: string): Promise<boolean> {
   }
   await remove(staged);
   return true;
+}
+
+/**
+ * The key as `x-amz-copy-source` carries it: URL-encoded, but keeping `=`
+ * and `/` as they are (hive folder names), which every store reads the same.
+ */
+function copySourceKey(key: string): string {
+  return encodeURI(key).replace(
+    /[?#+]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** Keys under a prefix, as URLs. */
