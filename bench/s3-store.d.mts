@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 export declare const S3_CREDENTIALS: { AWS_ACCESS_KEY_ID: string; AWS_SECRET_ACCESS_KEY: string };
-export type FaultKind = '500' | 'slowdown' | 'reset';
+export type FaultKind = '500' | 'slowdown' | 'reset' | '403';
 export type FaultChooser = (op: string, req: IncomingMessage) => FaultKind | undefined;
 export declare function operationOf(
   method: string,

@@ -8,7 +8,8 @@
 //   which s3rver does not implement, are answered from the uploads the proxy
 //   saw created and not yet completed (so a test can count what is left);
 // - faults, chosen per request by a function: `500` (InternalError), `slowdown`
-//   (503 SlowDown), `reset` (the connection cut after part of the body).
+//   (503 SlowDown), `403` (AccessDenied), `reset` (the connection cut after
+//   part of the body).
 // Credentials are s3rver's fixed pair; the proxy checks nothing itself.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,7 +51,7 @@ export function operationOf(method, url, headers = {}) {
 }
 
 /**
- * @param {{ bucket?: string, fault?: (op: string, req: import('node:http').IncomingMessage) => (undefined | '500' | 'slowdown' | 'reset') }} [options]
+ * @param {{ bucket?: string, fault?: (op: string, req: import('node:http').IncomingMessage) => (undefined | '500' | 'slowdown' | 'reset' | '403') }} [options]
  */
 export async function startS3Store(options = {}) {
   const bucket = options.bucket ?? 'news-test';
@@ -66,7 +67,7 @@ export async function startS3Store(options = {}) {
   const direct = `http://127.0.0.1:${port}`;
   const uploads = new Map(); // uploadId -> key
   const log = [];
-  const faults = { 500: 0, slowdown: 0, reset: 0 };
+  const faults = { 500: 0, slowdown: 0, reset: 0, 403: 0 };
   const busy = new Map(); // key -> promise (conditional writes, one at a time)
   let fault = options.fault;
 
@@ -115,12 +116,13 @@ export async function startS3Store(options = {}) {
       req.once('end', () => req.socket.destroy());
       return;
     }
-    if (kind === '500' || kind === 'slowdown') {
+    if (kind === '500' || kind === 'slowdown' || kind === '403') {
       faults[kind] += 1;
       req.resume();
-      entry.status = kind === '500' ? 500 : 503;
       if (kind === '500') xmlError(res, 500, 'InternalError', 'injected fault');
+      else if (kind === '403') xmlError(res, 403, 'AccessDenied', 'Access Denied');
       else xmlError(res, 503, 'SlowDown', 'Please reduce your request rate.');
+      entry.status = res.statusCode;
       return;
     }
     const query = new URL(req.url, 'http://x').searchParams;
