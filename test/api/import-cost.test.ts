@@ -36,6 +36,7 @@ describe('the AWS SDK loads only for s3:// paths', () => {
   async function loadedSdk(
     args: string[],
     extraEnv: Record<string, string> = {},
+    exitCode = 0,
   ): Promise<boolean> {
     const { mkdtempSync, existsSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
