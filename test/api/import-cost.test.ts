@@ -71,6 +71,7 @@ describe('the AWS SDK loads only for s3:// paths', () => {
           AWS_SECRET_ACCESS_KEY: 'y',
           AWS_REGION: 'us-east-1',
         },
+        5,
       ),
     ).toBe(true);
   });
