@@ -169,6 +169,7 @@ export async function settlePending(
   }
   if (pending.stage === 'publishing') {
     await publishPending(pending, file);
+    await removeTree(pending.staging).catch(() => undefined);
     report.notice(
       `completed an interrupted run: published ${pending.files.length} file${pending.files.length === 1 ? '' : 's'} of ${pending.run} under ${pending.root}`,
     );
