@@ -163,7 +163,7 @@ describe('--state s3://… with --partition-by', () => {
     const [[count1]] = (await reader.duck(
       'lake/data/',
       "SELECT count(*)::INT FROM read_parquet('{files}')",
-    )) as number[][];
+    )) as [[number]];
     const posted = await post([
       { title: 'late one', published_at: '2026-11-16T06:00:00Z' },
       { title: 'fresh one', published_at: '2026-11-20T11:59:00Z' },

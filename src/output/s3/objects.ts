@@ -118,10 +118,7 @@ export async function publish(staged: string, final: string): Promise<boolean> {
  * and `/` as they are (hive folder names), which every store reads the same.
  */
 function copySourceKey(key: string): string {
-  return encodeURI(key).replace(
-    /[?#+]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURI(key).replace(/[?#+]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Keys under a prefix, as URLs. */
