@@ -81,9 +81,12 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
     await staged.discard();
     throw error;
   }
-  const where = partitioned
-    ? `into ${counted(staged.staged, 'partition')} under ${root} (${staged.run})`
-    : `to ${output}`;
-  runtime.report.notice(`wrote ${counted(records, 'record')} ${where}`);
+  // A partitioned run with nothing new wrote no file: "nothing new" said it already.
+  if (staged.staged > 0) {
+    const where = partitioned
+      ? `into ${counted(staged.staged, 'partition')} under ${root} (${staged.run})`
+      : `to ${output}`;
+    runtime.report.notice(`wrote ${counted(records, 'record')} ${where}`);
+  }
   return records;
 }
