@@ -185,4 +185,60 @@ describe('--state s3://… with --partition-by', () => {
     const keys = await reader.keys('lake/');
     expect(keys.filter((k) => k.includes('_staging') || k.endsWith('.lock'))).toEqual([]);
   });
+
+  it('a run killed between two publishes is completed by the next one', async () => {
+    const state = `${B}/roll/news.state.json`;
+    const run = () =>
+      search(
+        mock,
+        '--state',
+        state,
+        '-f',
+        'parquet',
+        '-o',
+        `${B}/roll/data/`,
+        '--partition-by',
+        'day',
+      );
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    const runName = /\((part-[^)]+)\)/.exec(first.stderr)![1]!;
+    const published = (await reader.keys('roll/data/')).map((k) => k.slice('roll/data/'.length));
+    const total = published.length;
+    expect(total).toBeGreaterThan(2);
+    const [[whole]] = (await reader.duck(
+      'roll/data/',
+      "SELECT count(*)::INT FROM read_parquet('{files}')",
+    )) as [[number]];
+    // Where kill -9 after the first publish leaves the store: the rest staged, the commit recorded.
+    const staging = `${B}/roll/data/_staging/${runName}`;
+    for (const rel of published.slice(1)) {
+      await reader.move(`roll/data/${rel}`, `roll/data/_staging/${runName}/${rel}.staged`);
+    }
+    const done = JSON.parse((await reader.bytes('roll/news.state.json')).toString()) as object;
+    const pending = {
+      stage: 'publishing',
+      run: runName,
+      root: `${B}/roll/data/`,
+      staging,
+      files: published,
+    };
+    await reader.put('roll/news.state.json', JSON.stringify({ ...done, pending }));
+    const [[partial, partialDistinct]] = (await reader.duck(
+      'roll/data/',
+      "SELECT count(*)::INT, count(DISTINCT id)::INT FROM read_parquet('{files}')",
+    )) as [[number, number]];
+    expect(partial).toBe(partialDistinct);
+
+    const next = await run();
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`published ${total} files of ${runName}`);
+    const rows = await reader.duck(
+      'roll/data/',
+      "SELECT count(*)::INT, count(DISTINCT id)::INT FROM read_parquet('{files}')",
+    );
+    expect(rows).toEqual([[whole, whole]]);
+    expect(partial).toBeLessThan(whole);
+    expect((await reader.keys('roll/')).filter((k) => k.includes('_staging'))).toEqual([]);
+  });
 });

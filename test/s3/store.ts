@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -69,8 +70,13 @@ export class StoreReader {
     }
   }
 
-  async put(key: string, body: string): Promise<void> {
+  async put(key: string, body: string | Buffer): Promise<void> {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body }));
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    await this.put(to, await this.bytes(from));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
   }
 
   /**
