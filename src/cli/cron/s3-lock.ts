@@ -24,7 +24,7 @@ import {
   lockHeld,
   lockPathFor,
   parseLock,
-} from './state-lock.js';
+} from './lock-info.js';
 
 /** A lock not rewritten for this long is a dead run's. */
 export const LEASE_MS = 5 * 60_000;
