@@ -10,7 +10,8 @@
 //    fault-free one; a run that still fails must leave nothing visible and be
 //    completed by the next; the data set must hold each article once.
 // 2. kill -9: partitioned `--state` runs killed at a random moment (seeded),
-//    into the store and into a local folder: right after each kill, what a
+//    into the store and into a local folder (half the kills anywhere in a
+//    run, half near its end, where it stages and publishes); right after each kill, what a
 //    reader sees (DuckDB over `**/*.parquet`) has no record twice and no
 //    unreadable file; the same command then completes it; at the end the data
 //    set equals one full export: 0 lost, 0 duplicated.
@@ -232,7 +233,7 @@ await big.close();
 async function killSuite(where) {
   const slow = await startMockServer({ port: 0, quiet: true, now: NOW, latencyMs: 30 });
   const random = prng(where === 'store' ? 2026 : 2027);
-  const query = ['--published-at-start', '2026-11-17T00:00:00Z', '--per-page', '10'];
+  const query = ['--published-at-start', '2026-11-15T00:00:00Z', '--per-page', '10'];
   const local = join(dir, 'local-set');
   rmSync(local, { recursive: true, force: true });
   const state = where === 'store' ? `${B}/killed/s.json` : join(dir, 'local-s.json');
@@ -268,12 +269,25 @@ async function killSuite(where) {
       return 'no state yet';
     }
   };
+  // Six new articles over six days per run: six partition files to publish.
+  const postSome = (i) =>
+    post(
+      slow,
+      Array.from({ length: 6 }, (_, d) => ({
+        title: `k${i}.${d}`,
+        published_at: `2026-11-${15 + d}T10:00:00Z`,
+      })),
+    );
+  // How long such a run takes here: half the kills land anywhere in it, half
+  // near its end, where the files are staged and published.
+  await postSome(-1);
+  const t0 = Date.now();
+  await news(args);
+  const span = Date.now() - t0;
   for (let i = 0; i < KILLS; i++) {
-    await post(slow, [
-      { title: `k${i}a`, published_at: `2026-11-${17 + (i % 3)}T10:00:00Z` },
-      { title: `k${i}b`, published_at: '2026-11-20T11:00:00Z' },
-    ]);
-    const first = await news(args, { killAfterMs: 150 + Math.floor(random() * 1400) });
+    await postSome(i);
+    const at = i % 2 === 0 ? random() * span : span * (0.6 + random() * 0.5);
+    const first = await news(args, { killAfterMs: Math.floor(at) });
     if (first.signal === 'SIGKILL') {
       result.killed++;
       const p = await phase();

@@ -118,7 +118,7 @@ describe('store errors', () => {
       AWS_EC2_METADATA_DISABLED: 'true',
     });
     expect(r.code).toBe(1);
-    expect(oneError(r.stderr)).toMatch(/no AWS credentials found/);
+    expect(oneError(r.stderr)).toMatch(/no usable AWS credentials/);
   }, 60_000);
 
   it('a successful upload prints no SDK warning (its Node-version notice is off)', async () => {

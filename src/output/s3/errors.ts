@@ -16,7 +16,7 @@ import {
   TimeoutError,
 } from '../../api/errors.js';
 import { redactText } from '../../api/redact.js';
-import { S3_ATTEMPTS, endpointFromEnv } from './client.js';
+import { S3_ATTEMPTS, endpointFromEnv, s3 } from './client.js';
 
 export type StoreAction = 'write' | 'read' | 'publish' | 'remove' | 'list' | 'lock';
 
@@ -61,7 +61,6 @@ async function credentialValues(): Promise<string[]> {
     if (v !== undefined && v.length >= 4) values.add(v);
   }
   try {
-    const { s3 } = await import('./client.js');
     const creds = await (await s3()).client.config.credentials();
     for (const v of [creds.accessKeyId, creds.secretAccessKey, creds.sessionToken]) {
       if (v !== undefined && v.length >= 4) values.add(v);
@@ -95,12 +94,13 @@ export async function storeError(error: unknown, action: StoreAction, url: strin
   const head = `cannot ${action} ${url}`;
   const extra = { code, requestId };
 
-  if (code === 'CredentialsProviderError' || /credential/i.test(String(e.message ?? ''))) {
-    if (status === undefined) {
-      return new NewsError(`${head}: no AWS credentials found (${code ?? 'credentials'})`, {
-        hint: 'set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run with an instance role',
-      });
-    }
+  if (
+    status === undefined &&
+    (code === 'CredentialsProviderError' || /credential/i.test(String(e.message)))
+  ) {
+    return new NewsError(`${head}: no usable AWS credentials (${code ?? 'credentials'})`, {
+      hint: 'set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run with an instance role; an SSO session may need `aws sso login`',
+    });
   }
   if (status === undefined) {
     const network = e.code ?? code ?? '';
