@@ -280,6 +280,7 @@ async function killSuite(where) {
     );
   // How long such a run takes here: half the kills land anywhere in it, half
   // near its end, where the files are staged and published.
+  await news(args); // the first run fetches everything: not the kind of run to time
   await postSome(-1);
   const t0 = Date.now();
   await news(args);
