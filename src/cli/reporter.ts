@@ -51,6 +51,7 @@ export class ProgressLine {
   private pages = 0;
   private records = 0;
   private points: number | undefined;
+  private bytes: number | undefined;
   private drawn = false;
 
   constructor(
@@ -67,7 +68,13 @@ export class ProgressLine {
     if (points !== undefined) this.points = (this.points ?? 0) + points;
   }
 
-  /** The line as drawn: pages, records (of the total when known), points when known, time. */
+  /** Bytes an upload to a store has sent so far (shown as `12.3 MB uploaded`), redrawn at once. */
+  uploaded(bytes: number): void {
+    this.bytes = bytes;
+    if (this.drawn || this.stderr.isTTY) this.show();
+  }
+
+  /** The line as drawn: pages, records (of the total when known), points and upload when known, time. */
   text(): string {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
     const records =
@@ -76,6 +83,7 @@ export class ProgressLine {
         : `${this.records.toLocaleString('en-US')} of ${counted(this.total, 'record')}`;
     const parts = [counted(this.pages, 'page'), records];
     if (this.points !== undefined) parts.push(counted(this.points, 'point'));
+    if (this.bytes !== undefined) parts.push(`${(this.bytes / 1e6).toFixed(1)} MB uploaded`);
     parts.push(`${seconds} s`);
     return parts.join(' · ');
   }

@@ -5,12 +5,12 @@
  * so that importing the output layer stays cheap.
  */
 import { InterruptedError, UsageError } from '../api/errors.js';
-import { AtomicFileSink } from './atomic-file-sink.js';
 import type { Column } from './columns.js';
 import { fixedColumns, inferColumns, selectColumns, selectableColumns } from './columns.js';
 import { isEncoded } from './format-writer.js';
 import type { FormatWriter, Page, PageSource, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isFormatName } from './formats.js';
+import { openFileSink } from './open-sink.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName, RecordKind } from './types.js';
@@ -38,6 +38,8 @@ export interface ExportOptions {
   warn: (message: string) => void;
   /** Abort → the temporary file is removed and InterruptedError is thrown. */
   signal?: AbortSignal | undefined;
+  /** An `s3://` output: bytes the store has taken so far, for a progress line. */
+  onUploaded?: ((bytes: number) => void) | undefined;
 }
 
 export interface ExportResult {
@@ -174,7 +176,9 @@ export async function exportRecords(
     const sample = current.done ? [] : (current.value as readonly ApiRecord[]);
     const { columns, projected } = resolveColumns(options.kind, sample, options.fields);
 
-    sink = toStdout ? new StdoutSink(options.stdout) : await AtomicFileSink.open(options.output!);
+    sink = toStdout
+      ? new StdoutSink(options.stdout)
+      : await openFileSink(options.output!, { onUploaded: options.onUploaded });
     const ctx: WriterContext = {
       sink,
       columns,

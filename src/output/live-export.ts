@@ -7,12 +7,13 @@
  * it is written as it comes and closed (the JSON array's bracket) at the end.
  */
 import { UsageError } from '../api/errors.js';
-import { AtomicFileSink } from './atomic-file-sink.js';
 import { createWriter, resolveColumns } from './export.js';
 import type { FormatWriter, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isGzipPath } from './formats.js';
 import { type ExistingFile, LiveFileSink } from './live-file-sink.js';
 import type { Writable } from 'node:stream';
+import { openFileSink } from './open-sink.js';
+import { isS3Url } from './s3/url.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -23,7 +24,8 @@ export const LIVE_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 't
 /** Whether records in this format reach this destination as they arrive. */
 export function isLiveOutput(format: FormatName, output: string | undefined): boolean {
   if (!LIVE_FORMATS.includes(format)) return false;
-  return output === undefined || output === '-' || !isGzipPath(output);
+  // An object in a store is uploaded whole, never appended to.
+  return output === undefined || output === '-' || !(isGzipPath(output) || isS3Url(output));
 }
 
 /** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
@@ -89,7 +91,7 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
     ? new StdoutSink(options.stdout)
     : live
       ? await LiveFileSink.open(output, { append: options.append === true })
-      : await AtomicFileSink.open(output);
+      : await openFileSink(output);
   const continued = sink instanceof LiveFileSink ? sink.existing : undefined;
   // A continued file gets the writer's preamble (a csv header) only when empty.
   const preamble = continued === undefined ? undefined : new PreambleSink(sink);

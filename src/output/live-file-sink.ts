@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import type { WriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import { resolveOutputTarget } from './atomic-file-sink.js';
+import { isS3Url } from './s3/url.js';
 import { StreamSink } from './sink.js';
 
 /** What a file being continued already holds: enough to check its header and its last line. */
@@ -46,6 +47,7 @@ export class LiveFileSink extends StreamSink {
    * opens it only once the server accepted the connection.
    */
   static async check(destination: string): Promise<void> {
+    refuseObjectStore(destination);
     const target = await resolveOutputTarget(destination);
     if (target.kind === 'direct') return;
     const existing = target.mode !== undefined;
@@ -62,6 +64,7 @@ export class LiveFileSink extends StreamSink {
     destination: string,
     options: { append?: boolean } = {},
   ): Promise<LiveFileSink> {
+    refuseObjectStore(destination);
     const target = await resolveOutputTarget(destination);
     const path = target.kind === 'direct' ? target.path : resolve(destination);
     const continues = target.kind === 'atomic' && options.append === true;
@@ -123,4 +126,12 @@ async function readExisting(path: string): Promise<ExistingFile> {
   } finally {
     await handle.close();
   }
+}
+
+/** A live file grows record by record; an object in a store is written whole. */
+function refuseObjectStore(destination: string): void {
+  if (!isS3Url(destination)) return;
+  throw new UsageError(`cannot append to ${destination}: an object in a store is written whole`, {
+    hint: 'write to a local file, and upload it afterwards',
+  });
 }

@@ -52,3 +52,61 @@ describe('news --help loads no table library', () => {
     }
   });
 });
+
+describe('the AWS SDK loads only for s3:// paths', () => {
+  // A resolve hook in the child records every module it loads; the SDK costs
+  // ~200 ms and must stay out of everything but an s3:// export.
+  const hook = `data:text/javascript,${encodeURIComponent(`
+    import { register } from 'node:module';
+    register('data:text/javascript,' + encodeURIComponent(\`
+      import { appendFileSync } from 'node:fs';
+      export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context);
+        if (resolved.url.includes('@aws-sdk')) appendFileSync(process.env.NEWS_TEST_MODULE_LOG, resolved.url + '\\\\n');
+        return resolved;
+      }\`));
+  `)}`;
+
+  async function loadedSdk(
+    args: string[],
+    extraEnv: Record<string, string> = {},
+    exitCode = 0,
+  ): Promise<boolean> {
+    const { mkdtempSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { runToEnd, BIN } = await import('../helpers/spawn.js');
+    const dir = mkdtempSync(join(tmpdir(), 'news-import-cost-'));
+    const log = join(dir, 'modules.log');
+    const r = await runToEnd(process.execPath, ['--import', hook, BIN, ...args], {
+      ...process.env,
+      ...extraEnv,
+      NEWS_TEST_MODULE_LOG: log,
+    });
+    expect(r.code, r.stderr).toBe(exitCode);
+    return existsSync(log) && readFileSync(log, 'utf8').includes('@aws-sdk/client-s3');
+  }
+
+  it('not for --help, nor an export to a local file', { timeout: 60_000 }, async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    expect(await loadedSdk(['search', '--help'])).toBe(false);
+    const out = join(mkdtempSync(join(tmpdir(), 'news-import-cost-')), 'out.parquet');
+    expect(await loadedSdk(['search', '--mock', '--all', '--limit', '150', '-o', out])).toBe(false);
+  });
+
+  it('but for -o s3://… (the check above can see it)', { timeout: 60_000 }, async () => {
+    // No store behind it: the SDK loads, fails to connect, and the run ends.
+    expect(
+      await loadedSdk(
+        ['search', '--mock', '-o', 's3://some-bucket/out.parquet', '--retries', '0'],
+        {
+          AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9',
+          AWS_ACCESS_KEY_ID: 'x',
+          AWS_SECRET_ACCESS_KEY: 'y',
+          AWS_REGION: 'us-east-1',
+        },
+        5,
+      ),
+    ).toBe(true);
+  });
+});

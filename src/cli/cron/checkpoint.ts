@@ -7,13 +7,17 @@
  * Encoding from the spool makes an interrupted-then-resumed export and an
  * uninterrupted one the same function of the same records: byte-identical
  * for deterministic formats, whatever the format.
+ *
+ * Beside an `s3://` output the checkpoint is an object too, and the spool,
+ * which a store cannot append to, is one object per page
+ * (`KEY.partial/000001`, …): the checkpoint counts the objects it vouches for.
  */
 import { createReadStream } from 'node:fs';
-import { open, readFile, truncate, unlink } from 'node:fs/promises';
+import { open, truncate, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../api/errors.js';
 import type { ApiRecord } from '../../output/types.js';
-import { writeFileDurably } from './durable-write.js';
+import { isS3Url, joinPath, readText, removeFile, removeTree, writeText } from './storage.js';
 
 export const CHECKPOINT_VERSION = 1;
 /** Records per page handed to the writer when encoding the spool. */
@@ -30,16 +34,29 @@ export interface Checkpoint {
   readonly records: number;
   /** Length of the spool that holds exactly `records` complete lines. */
   readonly bytes: number;
+  /** In a store: the spool objects that hold them (`KEY.partial/000001` …). */
+  readonly chunks?: number;
   readonly updated_at: string;
 }
 
 export function checkpointPaths(output: string): { checkpoint: string; spool: string } {
-  return { checkpoint: `${output}.checkpoint.json`, spool: `${output}.partial.jsonl` };
+  return {
+    checkpoint: `${output}.checkpoint.json`,
+    spool: isS3Url(output) ? `${output}.partial/` : `${output}.partial.jsonl`,
+  };
 }
 
 export async function loadCheckpoint(path: string): Promise<Checkpoint | undefined> {
+  let text: string | undefined;
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Checkpoint;
+    text = await readText(path);
+  } catch (error) {
+    // A store that cannot be read is reported; a local file that cannot be is no checkpoint.
+    if (isS3Url(path)) throw error;
+    return undefined;
+  }
+  try {
+    const parsed = JSON.parse(text ?? '') as Checkpoint;
     return parsed.version === CHECKPOINT_VERSION ? parsed : undefined;
   } catch {
     return undefined;
@@ -48,15 +65,73 @@ export async function loadCheckpoint(path: string): Promise<Checkpoint | undefin
 
 export async function removeCheckpoint(output: string): Promise<void> {
   const { checkpoint, spool } = checkpointPaths(output);
-  await unlink(checkpoint).catch(() => undefined);
-  await unlink(spool).catch(() => undefined);
+  await removeFile(checkpoint);
+  if (isS3Url(output)) await removeTree(spool);
+  else await unlink(spool).catch(() => undefined);
+}
+
+/** Where the spooled lines are kept: one file appended to, or one object per page in a store. */
+interface SpoolStore {
+  /** Adds lines; `chunk` numbers the appends from 1. Durable when it resolves. */
+  append(text: string, chunk: number): Promise<void>;
+  /** The lines a checkpoint vouches for. */
+  lines(checkpoint: Checkpoint): AsyncIterable<string>;
+  close(): Promise<void>;
+}
+
+class FileSpool implements SpoolStore {
+  constructor(
+    private readonly path: string,
+    private readonly handle: Awaited<ReturnType<typeof open>>,
+  ) {}
+
+  static async open(path: string, fresh: boolean): Promise<FileSpool> {
+    return new FileSpool(path, await open(path, fresh ? 'w' : 'a', 0o600));
+  }
+
+  async append(text: string): Promise<void> {
+    await this.handle.write(text);
+    await this.handle.sync();
+  }
+
+  async *lines(): AsyncIterable<string> {
+    // Made when iterated: readline drops the lines it reads before anyone listens.
+    yield* createInterface({ input: createReadStream(this.path, 'utf8'), crlfDelay: Infinity });
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+  }
+}
+
+class ObjectSpool implements SpoolStore {
+  constructor(private readonly prefix: string) {}
+
+  private chunk(n: number): string {
+    return joinPath(this.prefix, String(n).padStart(6, '0'));
+  }
+
+  async append(text: string, chunk: number): Promise<void> {
+    await writeText(this.chunk(chunk), text);
+  }
+
+  async *lines(checkpoint: Checkpoint): AsyncIterable<string> {
+    // Objects past the checkpoint's count are a crash's leftovers: never read.
+    for (let n = 1; n <= (checkpoint.chunks ?? 0); n++) {
+      const text = await readText(this.chunk(n));
+      if (text === undefined) throw new Error(`the spool object ${this.chunk(n)} is missing`);
+      yield* text.split('\n');
+    }
+  }
+
+  async close(): Promise<void> {}
 }
 
 /** The spool being appended to; every page is on disk before its checkpoint says so. */
 export class Spool {
   private constructor(
     readonly output: string,
-    private handle: Awaited<ReturnType<typeof open>>,
+    private store: SpoolStore,
     private state: Checkpoint,
     /** Ids in the spool: a page that shifted under us cannot write an article twice. */
     readonly seen: Set<number>,
@@ -70,7 +145,7 @@ export class Spool {
   static async create(output: string, fingerprint: string, now: Date): Promise<Spool> {
     await removeCheckpoint(output);
     const { spool } = checkpointPaths(output);
-    const handle = await open(spool, 'w', 0o600);
+    const store = isS3Url(output) ? new ObjectSpool(spool) : await FileSpool.open(spool, true);
     const state: Checkpoint = {
       version: CHECKPOINT_VERSION,
       fingerprint,
@@ -80,9 +155,10 @@ export class Spool {
       pages: 0,
       records: 0,
       bytes: 0,
+      ...(isS3Url(output) ? { chunks: 0 } : {}),
       updated_at: now.toISOString(),
     };
-    const created = new Spool(output, handle, state, new Set());
+    const created = new Spool(output, store, state, new Set());
     await created.save();
     return created;
   }
@@ -101,15 +177,19 @@ export class Spool {
         hint: 'run the same command as the interrupted one, or drop --resume to start afresh',
       });
     }
-    try {
-      await truncate(spool, state.bytes);
-    } catch {
-      return undefined;
+    let store: SpoolStore;
+    if (isS3Url(output)) store = new ObjectSpool(spool);
+    else {
+      try {
+        await truncate(spool, state.bytes);
+      } catch {
+        return undefined;
+      }
+      store = await FileSpool.open(spool, false);
     }
     const seen = new Set<number>();
-    for await (const page of readSpool(spool)) for (const r of page) seen.add(idOf(r));
-    const handle = await open(spool, 'a', 0o600);
-    return new Spool(output, handle, state, seen);
+    for await (const page of readSpool(store.lines(state))) for (const r of page) seen.add(idOf(r));
+    return new Spool(output, store, state, seen);
   }
 
   /** Appends one page (records not seen before), fsyncs, then moves the checkpoint past it. */
@@ -130,10 +210,9 @@ export class Spool {
     }
     const text = fresh.map((r) => `${JSON.stringify(r)}\n`).join('');
     const bytes = Buffer.byteLength(text);
-    if (bytes > 0) {
-      await this.handle.write(text);
-      await this.handle.sync();
-    }
+    const chunks =
+      this.state.chunks === undefined ? undefined : this.state.chunks + (bytes > 0 ? 1 : 0);
+    if (bytes > 0) await this.store.append(text, chunks ?? 0);
     this.state = {
       ...this.state,
       per_page: perPage,
@@ -141,6 +220,7 @@ export class Spool {
       pages: this.state.pages + 1,
       records: this.state.records + fresh.length,
       bytes: this.state.bytes + bytes,
+      ...(chunks === undefined ? {} : { chunks }),
       updated_at: now.toISOString(),
     };
     await this.save();
@@ -149,16 +229,16 @@ export class Spool {
 
   private save(): Promise<void> {
     const { checkpoint } = checkpointPaths(this.output);
-    return writeFileDurably(checkpoint, `${JSON.stringify(this.state, null, 2)}\n`);
+    return writeText(checkpoint, `${JSON.stringify(this.state, null, 2)}\n`);
   }
 
   async close(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
+    await this.store.close();
   }
 
   /** The spooled records, in pages, for the final encoding. */
   pages(): AsyncGenerator<ApiRecord[]> {
-    return readSpool(checkpointPaths(this.output).spool);
+    return readSpool(this.store.lines(this.state));
   }
 }
 
@@ -171,8 +251,7 @@ function idOf(record: ApiRecord): number {
       : Number.NaN;
 }
 
-async function* readSpool(path: string): AsyncGenerator<ApiRecord[]> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+async function* readSpool(lines: AsyncIterable<string>): AsyncGenerator<ApiRecord[]> {
   let page: ApiRecord[] = [];
   for await (const line of lines) {
     if (line === '') continue;

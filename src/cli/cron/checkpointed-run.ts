@@ -7,6 +7,7 @@
 import type { NewsClient } from '../../api/index.js';
 import { NewsError, UsageError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
+import { isS3Url } from '../../output/s3/url.js';
 import type { FormatName } from '../../output/types.js';
 import { exportPages } from '../lists/export-pages.js';
 import type { ProgressLine } from '../reporter.js';
@@ -93,6 +94,9 @@ export async function runCheckpointed(
     req.kind,
     `news ${req.spec.path}`,
     output,
+    {
+      onUploaded: (bytes) => progress.uploaded(bytes),
+    },
   );
   await removeCheckpoint(output);
   runStats(runtime).records = result.records;
@@ -101,6 +105,7 @@ export async function runCheckpointed(
 
 /** A regular file (or none yet): a checkpoint can sit beside it. Pipes and devices are written straight. */
 export async function atomicTarget(output: string): Promise<boolean> {
+  if (isS3Url(output)) return true;
   const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
   // A path that cannot be written is reported by the export itself, with its own message.
   return (await resolveOutputTarget(output).catch(() => undefined))?.kind !== 'direct';

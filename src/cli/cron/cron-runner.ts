@@ -18,8 +18,10 @@ import { runIncremental } from './incremental-run.js';
 import { expandTemplate } from './output-template.js';
 import { Tally, checkEstimate } from './paged-budget.js';
 import { runStats } from './run-log.js';
+import { isS3Url } from '../../output/s3/url.js';
+import { settlePending } from './commit.js';
 import { type RunState, fingerprintOf, loadRunState, startingState } from './run-state.js';
-import { acquireLock } from './state-lock.js';
+import { type StateLock, acquireLock } from './state-lock.js';
 import { splitWindows, titleWindowNeeded } from './windows.js';
 
 export type { CronListRequest } from './cron-request.js';
@@ -93,11 +95,15 @@ export async function runCronList(req: CronListRequest): Promise<number> {
           to: body['published_at.end'],
         });
   stats.output = output === '-' ? undefined : output;
+  if (isS3Url(output)) {
+    // A missing bucket or an unreachable store is found before a point is spent.
+    await (await import('../../output/s3/objects.js')).checkBucket(output!);
+  }
 
   // Locked before the state is read: two runs must never start from the same watermark.
   const lock = cron.state === undefined ? undefined : await acquireLock(cron.state, now);
   try {
-    return await runLocked(req, body, output, now);
+    return await runLocked(req, body, output, now, lock);
   } finally {
     await lock?.release();
   }
@@ -108,6 +114,7 @@ async function runLocked(
   body: Body,
   output: string | undefined,
   now: Date,
+  lock: StateLock | undefined,
 ): Promise<number> {
   const { runtime, paging } = req;
   const { cron } = paging;
@@ -116,12 +123,13 @@ async function runLocked(
   let previous: RunState | undefined;
   if (cron.state !== undefined) {
     request = { ...req.spec, body: { ...body, 'sort.by': 'id', 'sort.order': 'desc' } };
-    previous = startingState(
-      cron.state,
-      await loadRunState(cron.state),
-      fingerprintOf(request),
-      cron.stateReset,
-    );
+    const loaded = await loadRunState(cron.state);
+    const fingerprint = fingerprintOf(request);
+    // The fingerprint is checked first: a usage error changes nothing.
+    if (!cron.stateReset) startingState(cron.state, loaded, fingerprint, false);
+    // A killed run's commit is completed (or its staged files removed) before anything else.
+    const settled = await settlePending(cron.state, loaded, runtime.report);
+    previous = startingState(cron.state, settled, fingerprint, cron.stateReset);
   }
   const watermark = previous?.watermark?.value;
 
@@ -168,6 +176,7 @@ async function runLocked(
       progress,
       output,
       now,
+      lock,
     });
   } finally {
     progress.done();

@@ -6,13 +6,13 @@
 import type { NewsClient } from '../../api/index.js';
 import type { RequestSpec } from '../../api/types.js';
 import type { ApiRecord } from '../../output/types.js';
-import { exportPages } from '../lists/export-pages.js';
 import type { ProgressLine } from '../reporter.js';
 import type { CronListRequest } from './cron-request.js';
 import { type Tally, budgetedPages } from './paged-budget.js';
-import { exportPartitioned } from './partitioned-export.js';
 import { runStats } from './run-log.js';
 import { type RunState, commitRunState, nextRunState } from './run-state.js';
+import { exportAndCommit } from './staged-export.js';
+import type { StateLock } from './state-lock.js';
 
 export interface IncrementalRun {
   readonly client: NewsClient;
@@ -20,8 +20,9 @@ export interface IncrementalRun {
   readonly request: RequestSpec;
   /** One request per published_at window, newest window first. */
   readonly requests: readonly RequestSpec[];
-  /** The state the run started from (--state), if any. */
+  /** The state the run started from (--state), if any, and its lock. */
   readonly previous: RunState | undefined;
+  readonly lock: StateLock | undefined;
   readonly tally: Tally;
   readonly progress: ProgressLine;
   readonly output: string | undefined;
@@ -49,7 +50,7 @@ async function peek<T>(
 export async function runIncremental(req: CronListRequest, run: IncrementalRun): Promise<number> {
   const { runtime, paging } = req;
   const { cron } = paging;
-  const { client, request, requests, previous, tally, progress, output, now } = run;
+  const { client, request, requests, previous, tally, progress } = run;
   const stats = runStats(runtime);
   const watermark = previous?.watermark?.value;
   const title = `news ${req.spec.path}`;
@@ -101,21 +102,18 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
       `nothing new${since}${cron.skipEmpty ? '; no file written (--skip-empty)' : ''}`,
     );
   }
+  // Only once the output is complete (staged, or on stdout): see staged-export.ts.
+  const nextState = (): RunState | undefined =>
+    cron.state === undefined || runtime.stdoutClosed
+      ? undefined
+      : nextRunState(request, previous, maxId, written, runtime.io.now());
   if (!(empty && cron.skipEmpty)) {
-    count =
-      cron.partitionBy === undefined
-        ? (await exportPages(runtime, pages, req.kind, title, output)).records
-        : await exportPartitioned(req, pages, output!, title, now);
+    count = await exportAndCommit(req, { ...run, pages, title, nextState });
   } else {
     stats.output = undefined;
+    const next = nextState();
+    if (next !== undefined) await commitRunState(cron.state!, next);
   }
   stats.records = count;
-  if (cron.state !== undefined && !runtime.stdoutClosed) {
-    // Only now: the output is written, fsynced and renamed (or on stdout).
-    await commitRunState(
-      cron.state,
-      nextRunState(request, previous, maxId, written, runtime.io.now()),
-    );
-  }
   return count;
 }

@@ -1,30 +1,31 @@
-import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ApiRecord } from '../../output/types.js';
 import { exportOptionsFor } from '../lists/export-pages.js';
+import type { StagedRun } from './commit.js';
 import type { CronListRequest } from './cron-request.js';
 import { PageChannel } from './page-channel.js';
-import { runPartName, splitPage } from './partition.js';
+import { splitPage } from './partition.js';
 
 /**
  * Writes each partition's records to `DIR/<column>=<value>/part-<run>.<ext>`,
- * one export per partition fed page by page; every file is written
- * atomically and none of an earlier run's files is touched.
+ * one export per partition fed page by page, each staged whole (commit.ts)
+ * and published by the caller's commit; none of an earlier run's files is
+ * touched.
  */
 export async function exportPartitioned(
   req: CronListRequest,
   pages: AsyncGenerator<ApiRecord[]>,
-  root: string,
+  staged: StagedRun,
   title: string,
-  now: Date,
+  onUploaded: (bytes: number) => void,
 ): Promise<number> {
   const { runtime } = req;
   const key = req.paging.cron.partitionBy!;
   const format = runtime.settings.format!;
   const { exportRecords } = await import('../../output/index.js');
-  const part = runPartName(now, randomBytes(3).toString('hex'));
+  const part = staged.run;
+  // Each upload reports its own bytes: the progress line shows their sum.
+  const uploaded = new Map<string, number>();
   const writers = new Map<string, { channel: PageChannel; done: Promise<number> }>();
   // One writer per partition, each listening for Ctrl-C: a year by day is 365 listeners.
   const controller = new AbortController();
@@ -38,12 +39,15 @@ export async function exportPartitioned(
       for (const [dir, list] of splitPage(key, page)) {
         let writer = writers.get(dir);
         if (writer === undefined) {
-          await mkdir(join(root, dir), { recursive: true });
           const channel = new PageChannel();
-          const file = join(root, dir, `${part}.${format}`);
+          const file = await staged.stage(`${dir}/${part}.${format}`);
           const done = exportRecords(channel, {
             ...exportOptionsFor(runtime, format, file, req.kind, title),
             signal: controller.signal,
+            onUploaded: (bytes) => {
+              uploaded.set(dir, bytes);
+              onUploaded([...uploaded.values()].reduce((a, b) => a + b, 0));
+            },
           }).then((r) => r.records);
           done.catch(() => undefined);
           writer = { channel, done };
@@ -70,8 +74,5 @@ export async function exportPartitioned(
   runtime.signal.removeEventListener('abort', onAbort);
   const failed = results.find((r) => r.status === 'rejected');
   if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
-  runtime.report.notice(
-    `wrote ${records} records into ${writers.size} partition${writers.size === 1 ? '' : 's'} under ${root} (${part})`,
-  );
   return records;
 }

@@ -6,6 +6,8 @@
  * the key is redacted anyway.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
+import { UsageError } from '../../api/errors.js';
+import { isS3Url } from '../../output/s3/url.js';
 import { dirname } from 'node:path';
 import type { CommandInput } from '../command-spec.js';
 import { describeFailure, EXIT } from '../exit-codes.js';
@@ -68,6 +70,14 @@ export function withRunLog(
   return async (input, runtime) => {
     const file = input.options['logFile'];
     if (typeof file !== 'string' || file === '') return handler(input, runtime);
+    if (isS3Url(file)) {
+      throw new UsageError(
+        `--log-file ${file}: a log is appended to, and an object in a store cannot be`,
+        {
+          hint: 'write the log to a local file',
+        },
+      );
+    }
     const start = runtime.io.now();
     let exitCode: number = EXIT.ok;
     let error: string | null = null;

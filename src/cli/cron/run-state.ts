@@ -3,15 +3,14 @@
  * (a fingerprint) and a watermark in the service's indexing order (the
  * largest article id written so far). A stream command can reuse it as is:
  * `loadRunState` before the first request, `commitRunState` once the output
- * is durably complete.
+ * is durably complete. FILE may be an `s3://` URL (storage.ts).
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { NewsError, UsageError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import { RELATIVE_DATES, type RequestBody } from '../../params/types.js';
-import { writeFileDurably } from './durable-write.js';
 import { unusableState } from './state-lock.js';
+import { readText, writeText } from './storage.js';
 
 export const STATE_VERSION = 1;
 
@@ -30,6 +29,24 @@ export interface RunState {
   /** Articles written over all runs. */
   readonly records: number;
   readonly updated_at: string;
+  /** A run's files on their way into the output (commit.ts); absent between runs. */
+  readonly pending?: PendingCommit;
+}
+
+/**
+ * The commit of a run in progress (commit.ts). `writing`: the run is staging
+ * its files under `staging` and has not recorded them; `publishing`: every
+ * file is staged, the watermark above already counts them, and `files` (paths
+ * relative to `root`) are being moved to their final names.
+ */
+export interface PendingCommit {
+  readonly stage: 'writing' | 'publishing';
+  readonly run: string;
+  /** The folder (or `s3://` prefix) the files are published into. */
+  readonly root: string;
+  /** Where they are staged: `ROOT/_staging/RUN`. */
+  readonly staging: string;
+  readonly files: readonly string[];
 }
 
 /**
@@ -70,14 +87,14 @@ function isRunState(value: unknown): value is RunState {
 
 /** The state in FILE, or undefined when there is none yet. A file that is not a state is an error. */
 export async function loadRunState(file: string): Promise<RunState | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw unusableState(file, code ?? String(error));
+    if (error instanceof NewsError) throw error;
+    throw unusableState(file, (error as NodeJS.ErrnoException).code ?? String(error));
   }
+  if (text === undefined) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -133,7 +150,26 @@ export function nextRunState(
   };
 }
 
-/** Written only after the output is durably complete (fsynced and renamed). */
+/** The state as it stands, with a commit in progress recorded (commit.ts). */
+export function withPending(
+  spec: RequestSpec,
+  base: RunState | undefined,
+  pending: PendingCommit,
+  now: Date,
+): RunState {
+  return {
+    version: STATE_VERSION,
+    fingerprint: fingerprintOf(spec),
+    query: { path: spec.path, params: queryParams(spec) },
+    watermark: base?.watermark ?? null,
+    runs: base?.runs ?? 0,
+    records: base?.records ?? 0,
+    updated_at: now.toISOString(),
+    pending,
+  };
+}
+
+/** Written only after the output is durably complete (fsynced and renamed), or with its commit recorded. */
 export async function commitRunState(file: string, state: RunState): Promise<void> {
-  await writeFileDurably(file, `${JSON.stringify(state, null, 2)}\n`);
+  await writeText(file, `${JSON.stringify(state, null, 2)}\n`);
 }

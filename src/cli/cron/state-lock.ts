@@ -4,54 +4,28 @@
  * and holding the owner's pid, host and start time. A lock whose process is
  * gone (kill -9, a reboot) is stale and taken over; the takeover renames it
  * first, so of two runs finding the same stale lock only one removes it.
+ * A state in a store (`s3://…`) has its lock there too (s3-lock.ts).
  */
 import { hostname } from 'node:os';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { NewsError, UsageError } from '../../api/errors.js';
+import { UsageError } from '../../api/errors.js';
+import { isS3Url } from '../../output/s3/url.js';
+import {
+  type LockInfo,
+  LockHeldError,
+  type StateLock,
+  alive,
+  lockHeld,
+  lockPathFor,
+  parseLock,
+} from './lock-info.js';
 
-export interface LockInfo {
-  readonly pid: number;
-  readonly host: string;
-  readonly since: string;
-}
-
-/** Another live run holds the lock (exit 1). */
-export class LockHeldError extends NewsError {
-  override name = 'LockHeldError';
-}
-
-export interface StateLock {
-  readonly path: string;
-  release(): Promise<void>;
-}
-
-export function lockPathFor(stateFile: string): string {
-  return `${stateFile}.lock`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else; only ESRCH means gone.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { LockHeldError } from './lock-info.js';
+export type { LockInfo, StateLock } from './lock-info.js';
 
 async function readLock(path: string): Promise<LockInfo | undefined> {
-  try {
-    const info = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
-    if (typeof info.pid !== 'number') return undefined;
-    return {
-      pid: info.pid,
-      host: String(info.host ?? ''),
-      since: String(info.since ?? 'an unknown time'),
-    };
-  } catch {
-    return undefined;
-  }
+  return parseLock(await readFile(path, 'utf8').catch(() => ''));
 }
 
 /** A lock is stale when its owner on this host is gone, or it cannot be read at all (a torn write). */
@@ -62,6 +36,7 @@ function isStale(info: LockInfo | undefined): boolean {
 }
 
 export async function acquireLock(stateFile: string, now: Date): Promise<StateLock> {
+  if (isS3Url(stateFile)) return (await import('./s3-lock.js')).acquireStoreLock(stateFile, now);
   const path = lockPathFor(stateFile);
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
   // A cron line may name a directory that does not exist yet, as -o may.
@@ -78,6 +53,7 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
       let released = false;
       return {
         path,
+        verify: async () => undefined,
         async release() {
           if (released) return;
           released = true;
@@ -89,14 +65,7 @@ export async function acquireLock(stateFile: string, now: Date): Promise<StateLo
       if (code !== 'EEXIST') throw unusableState(stateFile, code ?? String(error));
     }
     const info = await readLock(path);
-    if (!isStale(info)) {
-      throw new LockHeldError(
-        `another run holds ${stateFile} since ${info!.since} (pid ${info!.pid}${info!.host === hostname() ? '' : ` on ${info!.host}`})`,
-        {
-          hint: `if no such run exists, remove ${path}`,
-        },
-      );
-    }
+    if (!isStale(info)) throw lockHeld(stateFile, info!, `if no such run exists, remove ${path}`);
     const aside = `${path}.stale.${process.pid}`;
     try {
       await rename(path, aside);

@@ -54,6 +54,12 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['NEWS_NO_COMPLETION_CACHE', '1: commands do not remember names and ids for shell completion'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings, in any case (https_proxy …)'],
   ['COLUMNS', 'the width of tables and help when stdout is not a terminal'],
+  [
+    'AWS_PROFILE, AWS_REGION',
+    's3:// paths: read by the AWS SDK, with AWS_ACCESS_KEY_ID …, its files, SSO, roles',
+  ],
+  ['AWS_ENDPOINT_URL_S3', 's3:// paths: another S3-compatible store (MinIO, R2, …), path-style'],
+  ['AWS_ENDPOINT_URL', 'the same, when AWS_ENDPOINT_URL_S3 is not set'],
 ];
 
 const FORMAT_NOTES: Readonly<Record<string, string>> = {

@@ -71,10 +71,14 @@ export async function exportPages(
   kind: RecordKind,
   title: string,
   output: string | undefined = runtime.settings.output,
+  extra: Pick<ExportOptions, 'onUploaded'> = {},
 ): Promise<ExportResult> {
   const format = await chooseFormat(runtime, output);
   const { exportRecords } = await import('../../output/index.js');
-  const result = await exportRecords(pages, exportOptionsFor(runtime, format, output, kind, title));
+  const result = await exportRecords(pages, {
+    ...exportOptionsFor(runtime, format, output, kind, title),
+    ...extra,
+  });
   if (result.stoppedEarly) runtime.stdoutClosed = true;
   if (result.path !== undefined)
     runtime.report.notice(`wrote ${counted(result.records, 'record')} to ${result.path}`);

@@ -177,6 +177,13 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
   const { checkLiveExport, isLiveOutput, openLiveExport } = await import('../../output/index.js');
   const finite = options.maxEvents !== undefined || options.durationMs !== undefined;
   if (!finite && !isLiveOutput(format, runtime.settings.output)) {
+    const { isS3Url } = await import('../../output/s3/url.js');
+    if (isS3Url(runtime.settings.output)) {
+      throw new UsageError(
+        `${runtime.settings.output} is an object, uploaded whole at the end: an endless stream needs --max-events N or --duration D`,
+        { hint: 'or stream into a local file as records arrive' },
+      );
+    }
     throw new UsageError(
       `${format}${runtime.settings.output?.endsWith('.gz') ? ' (gzipped)' : ''} is written at the end: an endless stream needs --max-events N or --duration D`,
       { hint: 'or write as records arrive with -f jsonl, ndjson, csv or tsv' },

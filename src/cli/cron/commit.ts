@@ -1,0 +1,185 @@
+/**
+ * How a run's files reach the output exactly once, on disk and in a store
+ * alike (docs/CRON.md, "The commit"). A store has no rename across objects,
+ * so the commit does not need one:
+ *
+ * 1. intent: with `--state`, the state records `pending: writing` (the run's
+ *    staging folder) before the first staged byte;
+ * 2. staging: every file is written whole under `ROOT/_staging/RUN/`, with
+ *    `.staged` after its extension: Spark, Hive, Trino, Athena and pyarrow
+ *    skip a `_` folder, and no `*.parquet`/`*.csv` glob (DuckDB) matches;
+ * 3. record: the state takes the new watermark and `pending: publishing` with
+ *    the list of files, in one atomic write; from here on the run counts as
+ *    done, and its records are never fetched again;
+ * 4. publish: each file is moved to its final name (rename; for an object a
+ *    copy, then a delete), one by one, each appearing whole;
+ * 5. the state is written without `pending`, and the staging folder removed.
+ *
+ * A run killed anywhere leaves either the old state (1–2: the next run
+ * removes its staged files and fetches the same records again) or the
+ * recorded commit (3–5: the next run publishes what is left, then goes on
+ * from the new watermark). Publishing is idempotent, so a run killed while
+ * completing another's commit is completed in turn.
+ */
+import { randomBytes } from 'node:crypto';
+import { NewsError } from '../../api/errors.js';
+import type { RequestSpec } from '../../api/types.js';
+import type { Reporter } from '../context.js';
+import { runPartName } from './partition.js';
+import { type PendingCommit, type RunState, commitRunState, withPending } from './run-state.js';
+import type { StateLock } from './state-lock.js';
+import { fileExists, joinPath, makeFolderFor, publishFile, removeTree } from './storage.js';
+
+/** The folder under the output's root where a run stages its files: readers skip a leading `_`. */
+export const STAGING = '_staging';
+
+/** `x.parquet` → `x.parquet.staged`; `x.csv.gz` → `x.csv.staged.gz` (the sink gzips by the name). */
+export function stagedName(rel: string): string {
+  return /\.gz$/i.test(rel) ? `${rel.slice(0, -3)}.staged.gz` : `${rel}.staged`;
+}
+
+export interface StateOfRun {
+  readonly file: string;
+  /** The request as sent: the state's fingerprint. */
+  readonly spec: RequestSpec;
+  /** The state the run started from. */
+  readonly base: RunState | undefined;
+  readonly lock: StateLock | undefined;
+}
+
+/** One run's files, staged then published; with a state, recorded in it as above. */
+export class StagedRun {
+  private readonly files: string[] = [];
+  private intent: Promise<void> | undefined;
+  private recorded = false;
+  readonly staging: string;
+
+  constructor(
+    /** The folder (or prefix) the files are published into. */
+    readonly root: string,
+    /** The run's name, `part-20261120T150405Z-1a2b3c`: the staging folder and the partitions' file name. */
+    readonly run: string,
+    private readonly state: StateOfRun | undefined,
+    private readonly now: () => Date,
+  ) {
+    this.staging = joinPath(root, STAGING, run);
+  }
+
+  static create(root: string, state: StateOfRun | undefined, now: () => Date): StagedRun {
+    return new StagedRun(root, runPartName(now(), randomBytes(3).toString('hex')), state, now);
+  }
+
+  private pending(stage: PendingCommit['stage']): PendingCommit {
+    return { stage, run: this.run, root: this.root, staging: this.staging, files: [...this.files] };
+  }
+
+  /** Where `rel` (a path under the root) is written before it is published. */
+  async stage(rel: string): Promise<string> {
+    const { state } = this;
+    if (state !== undefined) {
+      this.intent ??= commitRunState(
+        state.file,
+        withPending(state.spec, state.base, this.pending('writing'), this.now()),
+      );
+      await this.intent;
+    }
+    const path = joinPath(this.staging, stagedName(rel));
+    this.files.push(rel);
+    await makeFolderFor(path);
+    return path;
+  }
+
+  get staged(): number {
+    return this.files.length;
+  }
+
+  /**
+   * Steps 3–5: records the files with `next` (the state after this run),
+   * publishes them, and writes `next` alone. Without a state, publishes.
+   */
+  async commit(next: RunState | undefined): Promise<void> {
+    const { state } = this;
+    if (state !== undefined && next !== undefined) {
+      await state.lock?.verify();
+      if (this.files.length > 0) {
+        await commitRunState(state.file, { ...next, pending: this.pending('publishing') });
+        this.recorded = true;
+      }
+    }
+    if (this.files.length > 0) await publishPending(this.pending('publishing'), state?.file);
+    if (state !== undefined && next !== undefined) await commitRunState(state.file, next);
+    if (this.files.length > 0) await removeTree(this.staging).catch(() => undefined);
+  }
+
+  /** After a failure before the commit was recorded: the staged files go (best effort). */
+  async discard(): Promise<void> {
+    if (this.recorded || this.files.length === 0) return;
+    await removeTree(this.staging).catch(() => undefined);
+  }
+}
+
+/** Step 4, for this run or one that was killed: idempotent. */
+async function publishPending(
+  pending: PendingCommit,
+  stateFile: string | undefined,
+): Promise<void> {
+  let done = 0;
+  try {
+    for (const rel of pending.files) {
+      const final = joinPath(pending.root, rel);
+      const moved = await publishFile(joinPath(pending.staging, stagedName(rel)), final);
+      if (!moved && !(await fileExists(final))) {
+        throw new NewsError(
+          `the staged copy of ${final} is gone: its records are not in the output`,
+          {
+            hint: `something removed ${pending.staging}; --state-reset fetches everything again (readers then see earlier records twice)`,
+          },
+        );
+      }
+      done++;
+    }
+  } catch (error) {
+    if (error instanceof NewsError && stateFile !== undefined) {
+      error.hint ??= `${done} of ${pending.files.length} files published; the same command with --state ${stateFile} publishes the rest`;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Before a run reads its watermark: completes the commit a killed run
+ * recorded (publishing its files), or removes the files it staged without
+ * recording them. Returns the state to start from.
+ */
+export async function settlePending(
+  file: string,
+  state: RunState | undefined,
+  report: Reporter,
+): Promise<RunState | undefined> {
+  const pending = state?.pending;
+  if (state === undefined || pending === undefined) return state;
+  if (
+    (pending.stage !== 'publishing' && pending.stage !== 'writing') ||
+    typeof pending.staging !== 'string' ||
+    !Array.isArray(pending.files)
+  ) {
+    throw new NewsError(`${file}: the pending commit it records is not one this tool wrote`, {
+      hint: 'restore the state from a backup, or remove its "pending" field to drop that run',
+    });
+  }
+  if (pending.stage === 'publishing') {
+    await publishPending(pending, file);
+    await removeTree(pending.staging).catch(() => undefined);
+    report.notice(
+      `completed an interrupted run: published ${pending.files.length} file${pending.files.length === 1 ? '' : 's'} of ${pending.run} under ${pending.root}`,
+    );
+  } else {
+    await removeTree(pending.staging);
+    report.notice(
+      `removed the staged files of an interrupted run (${pending.run}): its records are fetched again`,
+    );
+  }
+  const { pending: _, ...settled } = state;
+  await commitRunState(file, settled);
+  return settled;
+}

@@ -1,0 +1,92 @@
+/**
+ * The output step of an incremental run (`--state`, `--partition-by`): the
+ * records go into staged files that the commit publishes (commit.ts), then
+ * the state moves. Output with nothing to stage (stdout, a pipe or device,
+ * a single file without --state) is written as any export and the state
+ * written after it.
+ */
+import type { RequestSpec } from '../../api/types.js';
+import { resolveOutputTarget } from '../../output/atomic-file-sink.js';
+import type { ApiRecord } from '../../output/types.js';
+import { chooseFormat, exportOptionsFor, exportPages } from '../lists/export-pages.js';
+import { type ProgressLine, counted } from '../reporter.js';
+import { StagedRun } from './commit.js';
+import type { CronListRequest } from './cron-request.js';
+import { exportPartitioned } from './partitioned-export.js';
+import { type RunState, commitRunState } from './run-state.js';
+import type { StateLock } from './state-lock.js';
+import { dirOf, isS3Url, nameOf } from './storage.js';
+
+export interface OutputStep {
+  readonly pages: AsyncGenerator<ApiRecord[]>;
+  readonly output: string | undefined;
+  readonly title: string;
+  /** The request as sent, and the state the run started from (--state). */
+  readonly request: RequestSpec;
+  readonly previous: RunState | undefined;
+  readonly lock: StateLock | undefined;
+  readonly progress: ProgressLine;
+  /** The state after this run, once its records are counted; undefined when there is none to write. */
+  readonly nextState: () => RunState | undefined;
+}
+
+/** The folder a single staged file is published into, and its name there; undefined: not staged. */
+async function singleTarget(
+  output: string | undefined,
+  state: string | undefined,
+): Promise<{ root: string; name: string } | undefined> {
+  if (output === undefined || output === '-' || state === undefined) return undefined;
+  if (isS3Url(output)) return { root: dirOf(output), name: nameOf(output) };
+  const target = await resolveOutputTarget(output);
+  // A pipe or a device is written in place: there is nothing to publish.
+  if (target.kind === 'direct') return undefined;
+  return { root: dirOf(target.path), name: nameOf(target.path) };
+}
+
+export async function exportAndCommit(req: CronListRequest, step: OutputStep): Promise<number> {
+  const { runtime } = req;
+  const { cron } = req.paging;
+  const { pages, output, title, progress } = step;
+  const partitioned = cron.partitionBy !== undefined;
+  const single = partitioned ? undefined : await singleTarget(output, cron.state);
+  if (!partitioned && single === undefined) {
+    const { records } = await exportPages(runtime, pages, req.kind, title, output);
+    const next = step.nextState();
+    if (next !== undefined) await commitRunState(cron.state!, next);
+    return records;
+  }
+
+  const root = single?.root ?? output!;
+  const state =
+    cron.state === undefined
+      ? undefined
+      : { file: cron.state, spec: step.request, base: step.previous, lock: step.lock };
+  const staged = StagedRun.create(root, state, runtime.io.now);
+  const onUploaded = (bytes: number): void => progress.uploaded(bytes);
+  let records: number;
+  try {
+    if (partitioned) {
+      records = await exportPartitioned(req, pages, staged, title, onUploaded);
+    } else {
+      // The format follows the final name (the staged one ends in .staged).
+      const format = await chooseFormat(runtime, output);
+      const { exportRecords } = await import('../../output/index.js');
+      const path = await staged.stage(single!.name);
+      const options = exportOptionsFor(runtime, format, path, req.kind, title);
+      records = (await exportRecords(pages, { ...options, onUploaded })).records;
+    }
+    progress.done();
+    await staged.commit(step.nextState());
+  } catch (error) {
+    await staged.discard();
+    throw error;
+  }
+  // A partitioned run with nothing new wrote no file: "nothing new" said it already.
+  if (staged.staged > 0) {
+    const where = partitioned
+      ? `into ${counted(staged.staged, 'partition')} under ${root} (${staged.run})`
+      : `to ${output}`;
+    runtime.report.notice(`wrote ${counted(records, 'record')} ${where}`);
+  }
+  return records;
+}

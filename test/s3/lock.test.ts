@@ -1,0 +1,116 @@
+/**
+ * Two machines, one `--state s3://…`: the lock is created with a conditional
+ * PUT (If-None-Match: *), so only one run holds it; the other exits 1 with
+ * the same "another run holds …" line as the local lock. s3rver ignores the
+ * condition, so the store here is s3rver behind bench/s3-store.mjs, which
+ * enforces it as S3, MinIO and R2 do.
+ */
+import { hostname } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEASE_MS, acquireStoreLock, isStaleLease } from '../../src/cli/cron/s3-lock.js';
+import { LockHeldError } from '../../src/cli/cron/state-lock.js';
+import { type MockServer, startMockServer } from '../../src/mock/server.js';
+import { runCli } from '../helpers/cli.js';
+import { type S3Store, type StoreReader, startStore } from './store.js';
+
+const NOW = new Date('2026-11-20T12:00:00Z');
+let mock: MockServer;
+let store: S3Store;
+let reader: StoreReader;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, quiet: true, now: NOW });
+  ({ store, reader } = await startStore());
+});
+afterAll(async () => {
+  await mock.close();
+  await store.close();
+});
+
+const run = (state: string) =>
+  runCli(
+    [
+      'search',
+      '--base-url',
+      mock.url,
+      '--api-key',
+      'api_live_mock_pro',
+      '--published-at-start',
+      '2026-11-19',
+      '--state',
+      state,
+      '-o',
+      `s3://${store.bucket}/lock-out/{time}.jsonl`,
+    ],
+    { now: NOW, env: store.env },
+  );
+
+describe('the lock in the store', () => {
+  it('of two runs taking it at once, exactly one gets it', async () => {
+    const state = `s3://${store.bucket}/race/news.state.json`;
+    for (let round = 0; round < 5; round++) {
+      const results = await Promise.allSettled([
+        acquireStoreLock(state, new Date()),
+        acquireStoreLock(state, new Date()),
+        acquireStoreLock(state, new Date()),
+      ]);
+      const held = results.filter((r) => r.status === 'fulfilled');
+      expect(held).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') {
+          expect(r.reason).toBeInstanceOf(LockHeldError);
+          expect(String(r.reason.message)).toMatch(
+            new RegExp(`^another run holds ${state} since \\S+ \\(pid ${process.pid}\\)$`),
+          );
+        }
+      }
+      await (held[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+      expect(await reader.exists('race/news.state.json.lock')).toBe(false);
+    }
+  });
+
+  it('a run on another machine holding it: exit 1, the state untouched', async () => {
+    const state = `s3://${store.bucket}/held/news.state.json`;
+    const other = { pid: 4242, host: 'builder-2', since: '2026-11-20T11:45:00.000Z' };
+    await reader.put('held/news.state.json.lock', JSON.stringify(other));
+    const r = await run(state);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: another run holds ${state} since 2026-11-20T11:45:00.000Z (pid 4242 on builder-2)`,
+    );
+    expect(r.stderr).toMatch(
+      /hint: if no such run exists, remove s3:\/\/.*held\/news\.state\.json\.lock/,
+    );
+    expect(await reader.exists('held/news.state.json')).toBe(false);
+  });
+
+  it('a lock whose process on this host is gone is taken over', async () => {
+    const state = `s3://${store.bucket}/dead/news.state.json`;
+    const dead = { pid: 2 ** 22 + 7, host: hostname(), since: '2026-11-20T11:00:00.000Z' };
+    await reader.put('dead/news.state.json.lock', JSON.stringify(dead));
+    const r = await run(state);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await reader.exists('dead/news.state.json')).toBe(true);
+    expect(await reader.exists('dead/news.state.json.lock')).toBe(false);
+  });
+
+  it('a lease not renewed for LEASE_MS is stale; a renewed one is not', () => {
+    const info = { pid: 1, host: 'elsewhere', since: '' };
+    const now = new Date('2026-11-20T12:00:00Z');
+    expect(isStaleLease(info, new Date(now.getTime() - LEASE_MS - 1000), now)).toBe(true);
+    expect(isStaleLease(info, new Date(now.getTime() - 60_000), now)).toBe(false);
+  });
+
+  it('a holder whose lock was taken over finds out before it commits', async () => {
+    const state = `s3://${store.bucket}/lost/news.state.json`;
+    const lock = await acquireStoreLock(state, new Date());
+    await reader.put(
+      'lost/news.state.json.lock',
+      JSON.stringify({ pid: 9, host: 'builder-3', since: '' }),
+    );
+    await expect(lock.verify()).rejects.toThrow(/taken over by another run/);
+    await lock.release();
+    // Released without removing the new owner's lock.
+    expect(await reader.exists('lost/news.state.json.lock')).toBe(true);
+  });
+});

@@ -1,0 +1,73 @@
+/** On a terminal, an upload to a store shows the bytes sent on the progress line; a pipe gets none of it. */
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
+import { ProgressLine } from '../../src/cli/reporter.js';
+import { type MockServer, startMockServer } from '../../src/mock/server.js';
+import { isolatedConfigHome } from '../helpers/cli.js';
+import { type S3Store, startStore } from './store.js';
+
+const NOW = new Date('2026-11-20T12:00:00Z');
+let mock: MockServer;
+let store: S3Store;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, quiet: true, now: NOW });
+  ({ store } = await startStore());
+});
+afterAll(async () => {
+  await mock.close();
+  await store.close();
+});
+
+async function stderrOf(argv: string[], isTTY: boolean): Promise<{ code: number; err: string }> {
+  let err = '';
+  const stderr = Object.assign(new PassThrough(), { isTTY, columns: 100 });
+  stderr.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+  });
+  const io: CliIO = {
+    stdout: Object.assign(new PassThrough(), { isTTY: false }),
+    stderr,
+    stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    env: { XDG_CONFIG_HOME: isolatedConfigHome(), ...store.env },
+    now: () => NOW,
+  };
+  return { code: await run(argv, io), err };
+}
+
+describe('upload progress', () => {
+  const argv = (key: string) => [
+    'search',
+    '--base-url',
+    mock.url,
+    '--api-key',
+    'api_live_mock_pro',
+    '--published-at-start',
+    '2026-11-15',
+    '--all',
+    '-o',
+    `s3://news-test/progress/${key}`,
+  ];
+
+  it('a terminal sees "MB uploaded", cleared at the end', async () => {
+    const { code, err } = await stderrOf(argv('tty.jsonl'), true);
+    expect(code, err).toBe(0);
+    expect(err).toMatch(/\r\x1b\[2K.*\d+\.\d MB uploaded/);
+    expect(err).toMatch(/\r\x1b\[2K$/);
+  });
+
+  it('a pipe sees no progress at all', async () => {
+    const { code, err } = await stderrOf(argv('pipe.jsonl'), false);
+    expect(code, err).toBe(0);
+    expect(err).not.toMatch(/uploaded|\x1b/);
+  });
+
+  it('the line reads pages, records and bytes', () => {
+    const line = new ProgressLine(Object.assign(new PassThrough(), { isTTY: true }), true);
+    line.update(10);
+    line.uploaded(12_345_678);
+    expect(line.text()).toMatch(/^1 page · 10 records · 12\.3 MB uploaded · [\d.]+ s$/);
+  });
+});
