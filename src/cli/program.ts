@@ -127,6 +127,10 @@ export function addGlobalOptions(program: Command): void {
       'largest response read, in MB (default 64; also NEWS_MAX_RESPONSE_MB)',
     ),
     new Option('--retries <n>', 'retries on network errors, 408, 429 and 5xx (default 3)'),
+    new Option(
+      '--concurrency <n>',
+      'pages fetched at once by --all/--limit, 1 to 16 (default auto: adapts to the rate limit)',
+    ),
     new Option('-q, --quiet', 'only errors and warnings on stderr'),
     new Option('-v, --verbose', 'more on stderr: retries, points, rate limits, stack traces'),
   ];

@@ -56,9 +56,14 @@ export class ProgressLine {
   constructor(
     private readonly stderr: Writable & { isTTY?: boolean },
     private readonly enabled: boolean,
-    /** The records wanted (`--limit`), when known. */
-    private readonly total?: number | undefined,
+    /** The records wanted (`--limit`, or what `count` said), when known. */
+    private total?: number | undefined,
   ) {}
+
+  /** The total once it is known (a count taken after the line started). */
+  setTotal(total: number | undefined): void {
+    this.total = total;
+  }
 
   /** Counts a page; `points` is what the server said it cost, when it said. */
   update(pageRecords: number, points?: number): void {

@@ -31,6 +31,8 @@ export interface Checkpoint {
   /** Length of the spool that holds exactly `records` complete lines. */
   readonly bytes: number;
   readonly updated_at: string;
+  /** The `published_at.end` the export's pages are pinned to (src/api/page-pin.ts), once known. */
+  readonly pinned_end?: string;
 }
 
 export function checkpointPaths(output: string): { checkpoint: string; spool: string } {
@@ -145,6 +147,11 @@ export class Spool {
     };
     await this.save();
     return fresh;
+  }
+
+  /** The window's end, saved with the next page: a resumed run pages the same window. */
+  setPin(end: string): void {
+    this.state = { ...this.state, pinned_end: end };
   }
 
   private save(): Promise<void> {

@@ -13,7 +13,13 @@ import {
 } from './config-file.js';
 import type { CliIO } from '../context.js';
 import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
-import { type AUTH_METHODS, type ConfigKey, FLAG_OF, SETTING_CHECKS } from './checks.js';
+import {
+  type AUTH_METHODS,
+  type ConfigKey,
+  FLAG_OF,
+  SETTING_CHECKS,
+  concurrencyOf,
+} from './checks.js';
 
 export const DEFAULT_BASE_URL = 'https://api.apitube.io';
 export const MOCK_DEFAULT_KEY = 'api_live_mock_pro';
@@ -36,6 +42,7 @@ export interface GlobalFlags {
   timeout?: string;
   maxResponseMb?: string;
   retries?: string;
+  concurrency?: string;
   sanitize?: boolean;
 }
 
@@ -58,6 +65,8 @@ export interface Settings {
   /** The response size cap (--max-response-mb, NEWS_MAX_RESPONSE_MB). */
   readonly maxResponseBytes: number;
   readonly retries: number;
+  /** Pages fetched at once by --all/--limit; `auto`: the client's adaptive default. */
+  readonly concurrency: number | 'auto';
   readonly sanitize: boolean;
   readonly configPath: string;
   /** What was wrong but ignored in the config file (unknown settings), said once on stderr. */
@@ -125,11 +134,13 @@ export async function resolveSettings(
     throw new UsageError('--fields needs at least one field name');
   checked('timeout', flags.timeout);
   checked('retries', flags.retries);
+  checked('concurrency', flags.concurrency);
   checked('base-url', flags.baseUrl);
   if (flags.baseUrl === undefined)
     checked('base-url', env['NEWS_API_BASE_URL'], 'NEWS_API_BASE_URL');
   const timeout = pick(flags.timeout, profile?.timeout);
   const retries = pick(flags.retries, profile?.retries);
+  const concurrency = pick(flags.concurrency, profile?.concurrency);
   const maxResponseMb = pick(flags.maxResponseMb, env['NEWS_MAX_RESPONSE_MB']);
   const baseUrl =
     pick(flags.baseUrl, env['NEWS_API_BASE_URL'], profile?.['base-url']) ?? DEFAULT_BASE_URL;
@@ -163,6 +174,7 @@ export async function resolveSettings(
             flags.maxResponseMb === undefined ? 'NEWS_MAX_RESPONSE_MB' : '--max-response-mb',
           ),
     retries: retries === undefined ? 3 : Number(retries),
+    concurrency: concurrency === undefined ? 'auto' : (concurrencyOf(concurrency) ?? 'auto'),
     sanitize: flags.sanitize !== false,
     configPath: path,
     configWarnings,
