@@ -123,7 +123,10 @@ describe('a pinned window', () => {
     let clock = Date.parse(NEWEST);
     // Every answer is computed after three more articles went in at the top.
     fake.beforeAnswer = () => {
-      for (let i = 0; i < 3; i++) fake.publish(new Date((clock += 1000)).toISOString());
+      for (let i = 0; i < 3; i++) {
+        clock += 1000;
+        fake.publish(new Date(clock).toISOString());
+      }
     };
     const run = await collect(fake);
     // What the first page saw (three more than the seed) is the run's list, each once.
