@@ -49,6 +49,13 @@ export interface PaginateOptions {
    * stops a run that had more pages, a `capped` event says so.
    */
   maxRequests?: number | undefined;
+  /**
+   * Records the list is expected to hold, from a count taken before the run
+   * (`--max-points`' estimate). Under `maxRequests`, a window that costs
+   * requests (a probe, counts) opens only when this shows they fit beside
+   * the pages; without it, such a window does not open under a budget.
+   */
+  expected?: number | undefined;
   /** Every response the run received, used or not (the points of a page fetched past the end count too). */
   onResponse?: ((response: ApiResponse<unknown>, kind: RequestKind) => void) | undefined;
   /** What the run decided (the CLI's `-v` and `--log-file`). */

@@ -7,11 +7,13 @@
  * window opens and up to `concurrency.current` pages are in flight or waiting
  * beyond the one the consumer holds, so memory holds that many pages, never
  * the export:
- * - lists that do not grow during a run (page-pin.ts, `fixed`): after the first page;
- * - growing lists: only within a pinned window (page-pin.ts). When the first
- *   page already names the window's end (newest first) and no count is due,
- *   after the first page; otherwise once the run has shown it is longer than
- *   OPEN_AFTER_PAGES pages, since the probe and the counts cost requests.
+ * - once the run has shown it is longer than OPEN_AFTER_PAGES pages: pages
+ *   asked for past an unknown end are wasted, and the probe and counts of a
+ *   pinned window cost requests, so a short run costs what it did one page
+ *   at a time; a list whose size the request names (articles by id) opens
+ *   after its first page;
+ * - growing lists only within a pinned window (page-pin.ts); lists that do
+ *   not grow during a run (`fixed`) need none.
  *
  * Answers are processed in page order whatever order they arrive in: the
  * records a page repeats are dropped (PageMemory), a failed page fails the
@@ -296,6 +298,9 @@ export class PagedRun<R> {
   #maybeOpen(response: ApiResponse<unknown>): void {
     if (this.#opened || this.#opening || this.#noWindow || this.#concurrency === undefined) return;
     const rate = response.rateLimit;
+    // Pages asked for past an unknown end are wasted (and may cost points):
+    // only a list whose size the request names opens at once.
+    if (this.#pages < OPEN_AFTER_PAGES && knownTotal(this.#request) === undefined) return;
     if (this.#kind === 'fixed') {
       this.#open(rate);
       return;
@@ -308,11 +313,23 @@ export class PagedRun<R> {
       this.#open(rate);
       return;
     }
-    if (this.#pages < OPEN_AFTER_PAGES) return;
-    // The probe, both counts, and two pages at least.
-    if (!this.#affordable((probe ? 1 : 0) + (counted ? 2 : 0) + 2)) return;
+    if (!this.#costFits((probe ? 1 : 0) + (counted ? 2 : 0))) return;
     this.#opening = true;
     void this.#prepare(probe, counted, rate);
+  }
+
+  /**
+   * Whether a window's own requests fit in the budget beside the pages the
+   * run still needs: known from the count taken before the run, else only
+   * without a budget (two pages at least must remain for it to be worth it).
+   */
+  #costFits(cost: number): boolean {
+    if (this.#o.maxRequests === undefined) return true;
+    const { expected } = this.#o;
+    const size = this.#pageSize;
+    if (expected === undefined || size === undefined) return false;
+    const left = Math.max(2, Math.ceil(expected / size) - this.#processed);
+    return this.#affordable(cost + left);
   }
 
   async #prepare(probe: boolean, counted: boolean, rate: RateLimitInfo | undefined): Promise<void> {

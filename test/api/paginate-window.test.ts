@@ -272,6 +272,25 @@ describe('faults, budgets and stops', () => {
     }
   });
 
+  it('under a budget, a window that costs requests opens only when the expected pages leave room', async () => {
+    // 500 records, 50 pages: a budget of 50 has no room for the two counts; 52 has.
+    const tight = FakeNews.seeded(500);
+    const a = await collect(tight, { maxRequests: 50, expected: 500 });
+    expect(a.ids).toEqual(newestFirstIds(500));
+    expect(countsOf(tight.sent)).toHaveLength(0);
+    expect(tight.maxInFlight).toBe(1);
+    const room = FakeNews.seeded(500);
+    const b = await collect(room, { maxRequests: 52, expected: 500 });
+    expect(b.ids).toEqual(newestFirstIds(500));
+    expect(countsOf(room.sent)).toHaveLength(2);
+    expect(room.sent.length).toBeLessThanOrEqual(52);
+    expect(b.events.some((e) => e.kind === 'capped')).toBe(false);
+    // Without an expectation, a budgeted run does not spend on a window's counts.
+    const blind = FakeNews.seeded(500);
+    expect((await collect(blind, { maxRequests: 80 })).ids).toHaveLength(500);
+    expect(countsOf(blind.sent)).toHaveLength(0);
+  });
+
   it('a failed page fails the run after the pages before it were handed over', async () => {
     const fake = FakeNews.seeded(300);
     fake.latency = (seq) => (pageNumber(fake, seq) === 9 ? 1 : 8);

@@ -26,6 +26,8 @@ import type { RunStats } from './run-log.js';
 /** A per-run tally shared by the page loop and the log line. */
 export class Tally {
   spent = 0;
+  /** Records the run should bring, from the estimate's count of its one request (paginate's `expected`). */
+  expected: number | undefined;
   constructor(
     readonly stats: RunStats,
     readonly max: number | undefined,
@@ -107,6 +109,7 @@ export async function* budgetedPages(
     ...(budget === undefined ? {} : { maxRequests: budget }),
     ...(options.lastPage === undefined ? {} : { lastPage: options.lastPage }),
     ...(options.pin === undefined ? {} : { pin: options.pin }),
+    ...(tally.expected === undefined ? {} : { expected: tally.expected }),
     placement: 'body',
     signal: runtime.signal,
     ...hooks,
@@ -157,5 +160,7 @@ export async function checkEstimate(
       },
     );
   }
-  return req.paging.limit === undefined ? count : Math.min(count, req.paging.limit);
+  const total = req.paging.limit === undefined ? count : Math.min(count, req.paging.limit);
+  if (requests.length === 1) tally.expected = total;
+  return total;
 }
