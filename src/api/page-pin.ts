@@ -47,7 +47,8 @@ interface ListRule {
 /** The paged lists of the specification; any other path pages one page at a time. */
 const LISTS: readonly ListRule[] = [
   { path: /^\/v1\/news\/everything$/, kind: 'counted', defaultSort: 'published_at' },
-  { path: /^\/v1\/news\/(story|entity)\/[^/]+$/, kind: 'pinned', defaultSort: 'published_at' },
+  // Their default order is not specified: a probe tells the newest.
+  { path: /^\/v1\/news\/(story|entity)\/[^/]+$/, kind: 'pinned' },
   // Ranked by authority unless sort.by says otherwise.
   { path: /^\/v1\/news\/top-headlines$/, kind: 'pinned', defaultSort: 'authority' },
   { path: /^\/v1\/news\/raw$/, kind: 'pinned', defaultSort: 'id' },
@@ -79,6 +80,25 @@ export function newestFirst(request: RequestSpec): boolean {
   const body = bodyOf(request);
   const by = body['sort.by'] ?? ruleOf(request)?.defaultSort;
   return by === 'published_at' && body['sort.order'] !== 'asc';
+}
+
+/**
+ * The window's end from the first page of a newest-first list: its first
+ * record's publication time, provided the page is in that order (a server
+ * that sorts otherwise is not trusted with it: a probe asks instead).
+ */
+export function endFromFirstPage(
+  records: readonly Readonly<Record<string, unknown>>[],
+): string | undefined {
+  let previous = Infinity;
+  for (const record of records) {
+    const at = publishedAt(record);
+    if (at === undefined) return undefined;
+    const ms = Date.parse(at);
+    if (ms > previous) return undefined;
+    previous = ms;
+  }
+  return publishedAt(records[0]);
 }
 
 /** A record's publication time as the service wrote it, when it has one that parses. */

@@ -28,6 +28,7 @@ import { asEnvelope, onlyObjects, recordsOf, withPage } from './page-parse.js';
 import {
   type ListKind,
   type WindowPin,
+  endFromFirstPage,
   knownTotal,
   listKind,
   newestFirst,
@@ -289,7 +290,7 @@ export class PagedRun<R> {
     if (this.#pin !== undefined || this.#start !== 1) return;
     if (this.#kind !== 'pinned' && this.#kind !== 'counted') return;
     if (!newestFirst(this.#request)) return;
-    const end = publishedAt(objects[0]);
+    const end = endFromFirstPage(objects);
     if (end === undefined) return;
     this.#pin = { end };
     this.#o.onEvent?.({ kind: 'pinned', pin: this.#pin });
