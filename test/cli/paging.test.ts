@@ -118,7 +118,7 @@ describe('an export in parallel', () => {
     expect(lines(many).length).toBeGreaterThan(100);
     expect(readFileSync(many).equals(readFileSync(one))).toBe(true);
     expect(b.stderr).toMatch(/debug: paging: window pinned at published_at\.end 2026-11-20T/);
-    expect(b.stderr).toMatch(/debug: paging: 4 pages at once \(adaptive\), \d+ records/);
+    expect(b.stderr).toMatch(/debug: paging: 4 pages at once \(adaptive, up to 8\), \d+ records/);
     const [first, second] = lines(log).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(first).toMatchObject({ concurrency: 1, backoffs: 0 });
     expect(second!['concurrency']).toBeGreaterThanOrEqual(4);
@@ -309,7 +309,9 @@ describe('lists that do not grow', () => {
     expect(many.code, many.stderr).toBe(0);
     expect(ids(many.stdout)).toHaveLength(95);
     expect(many.stdout).toBe(one.stdout);
-    expect(many.stderr).toMatch(/debug: paging: \d+ pages at once \(adaptive\), 95 records/);
+    expect(many.stderr).toMatch(
+      /debug: paging: \d+ pages at once \(adaptive, up to 8\), 95 records/,
+    );
   });
 
   it('directories: --all in parallel, the same records', async () => {

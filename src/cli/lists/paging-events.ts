@@ -5,6 +5,7 @@
  * place, so the plain, checkpointed, incremental and partitioned paths say
  * the same things. Loaded with import() by the list runner.
  */
+import { DEFAULT_MAX } from '../../api/concurrency.js';
 import type { PaginateOptions, PagingEvent } from '../../api/index.js';
 import { runStats } from '../cron/run-log.js';
 import type { ProgressLine } from '../reporter.js';
@@ -32,7 +33,9 @@ export function pagingHooks(
           break;
         case 'window': {
           stats.concurrency = Math.max(stats.concurrency ?? 1, event.concurrency);
-          const how = event.adaptive ? 'adaptive' : `--concurrency ${concurrency}`;
+          const how = event.adaptive
+            ? `adaptive, up to ${DEFAULT_MAX}`
+            : `--concurrency ${concurrency}`;
           const total =
             event.total === undefined ? '' : `, ${event.total.toLocaleString('en-US')} records`;
           report.debug(`paging: ${event.concurrency} pages at once (${how})${total}`);
