@@ -206,8 +206,19 @@ describe('an export in parallel', () => {
       now: NOW,
       signal: controller.signal,
     });
+    let ended = false;
+    void cut.then(() => {
+      ended = true;
+    });
     // Past the three pages before the window, while pages are in flight.
-    await new Promise((r) => setTimeout(r, 260));
+    for (let spooled = 0; spooled < 5 && !ended; await new Promise((r) => setTimeout(r, 5))) {
+      try {
+        spooled = (JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')) as { pages: number })
+          .pages;
+      } catch {
+        // Not written yet, or being replaced.
+      }
+    }
     controller.abort();
     const stopped = await cut;
     expect(stopped.code).toBe(130);
