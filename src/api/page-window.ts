@@ -399,9 +399,11 @@ export class PagedRun<R> {
   /** A request besides the pages (probe, count), counted against the budget. */
   async #extra(spec: RequestSpec, kind: RequestKind): Promise<ApiResponse<unknown>> {
     this.#sent += 1;
+    const epoch = this.#concurrency?.epoch ?? 0;
     const response = await this.#client.request<unknown>({
       ...spec,
       signal: this.#controller.signal,
+      onRetry: (info) => this.#concurrency?.onRetry(info.status, epoch),
     });
     this.#o.onResponse?.(response, kind);
     return response;

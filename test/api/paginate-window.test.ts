@@ -311,7 +311,7 @@ describe('faults, budgets and stops', () => {
       lastPage: (records) => records.some((r) => (r['id'] as number) <= 300),
     });
     expect(run.ids).toEqual(newestFirstIds(500).slice(0, 210));
-    expect(fake.inFlight).toBe(0);
+    await expect.poll(() => fake.inFlight, { timeout: 1000 }).toBe(0);
   });
 
   it('breaking out of the loop aborts every page in flight', async () => {
