@@ -4,7 +4,8 @@
 // 1. Faults: a 20-page --all export through a seeded proxy failing 30 % of
 //    requests (500, 502, 429, reset, timeout), per seed, compared byte for
 //    byte with the fault-free export.
-// 2. kill -9 at a random moment of the same export, then --resume.
+// 2. kill -9 at a random moment of the same export (within the time one
+//    whole export takes), then --resume.
 // 3. Incremental: --state runs with articles posted between them (a third
 //    with a published_at older than the last run's newest); the union of
 //    the runs' outputs against one full export.
@@ -104,17 +105,34 @@ const random = prng(2026);
 let killed = 0;
 let leftNothing = 0;
 let resumedOk = 0;
+// Kills land between start-up and the end of paging: the window scales with
+// how long one whole export takes here (pages go several at once).
+const timed = Date.now();
+await news([
+  'search',
+  '--base-url',
+  slow.url,
+  ...KEY,
+  ...QUERY,
+  '-o',
+  join(dir, 'timed.jsonl'),
+  '-q',
+]);
+const exportMs = Date.now() - timed;
 started = Date.now();
 for (let i = 0; i < KILLS; i++) {
   const out = join(dir, `killed-${i}.jsonl`);
   const args = ['search', '--base-url', slow.url, ...KEY, ...QUERY, '-o', out, '-q'];
-  const first = await news(args, { killAfterMs: 250 + Math.floor(random() * 1500) });
+  const first = await news(args, {
+    killAfterMs: Math.floor(exportMs * (0.3 + 0.65 * random())),
+  });
   if (first.signal !== 'SIGKILL') {
     failures.push(`kill ${i}: finished before the kill (exit ${first.code})`);
     continue;
   }
   killed++;
-  if (!existsSync(out)) leftNothing++;
+  // Killed after the rename, before the exit: the file is the whole export.
+  if (!existsSync(out) || readFileSync(out).equals(baseline)) leftNothing++;
   const resumed = await news([...args, '--resume']);
   if (resumed.code === 0 && readFileSync(out).equals(baseline)) resumedOk++;
   else failures.push(`kill ${i}: resume exit ${resumed.code} ${resumed.stderr.trim()}`);
@@ -179,7 +197,7 @@ console.log(`
   .join(
     ', ',
   )}) | ${SEEDS} seeds, ${faultSeconds.toFixed(0)} s | ${faultOk}/${SEEDS} byte-identical to the fault-free export; ${lost} lost, ${duplicated} duplicated |
-| kill -9 at a random moment, then --resume | ${KILLS} (${killed} killed mid-run), ${killSeconds.toFixed(0)} s | ${leftNothing}/${killed} left no file at the destination; ${resumedOk}/${killed} resumed byte-identical |
+| kill -9 at a random moment, then --resume | ${KILLS} (${killed} killed mid-run), ${killSeconds.toFixed(0)} s | ${leftNothing}/${killed} left no file at the destination (or the whole one); ${resumedOk}/${killed} resumed byte-identical |
 | incremental --state, ${posted.length} articles posted between ${RUNS} runs (every third late) | ${RUNS} runs | union ${union.size} = full export ${fullIds.length}: ${incLost} lost, ${incDup} duplicated, ${incExtra} extra |
 `);
 if (failures.length > 0) {

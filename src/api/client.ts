@@ -135,7 +135,14 @@ export class NewsClient {
           throw this.#attemptError(err, host, attempt);
         }
         const reason = failure.kind === 'timeout' ? 'timeout' : failure.failure.reason;
-        await this.#wait(attempt, backoffDelay(attempt, this.#policy), reason, undefined, signal);
+        await this.#wait(
+          attempt,
+          backoffDelay(attempt, this.#policy),
+          reason,
+          undefined,
+          signal,
+          options.onRetry,
+        );
         continue;
       }
 
@@ -160,7 +167,14 @@ export class NewsClient {
         error.hint ??= `the server asked to wait ${formatSeconds(decision.askedMs)}, longer than the ${formatSeconds(this.#policy.maxDelayMs)} this client waits; try again later`;
         throw error;
       }
-      await this.#wait(attempt, decision.delayMs, `HTTP ${raw.status}`, raw.status, signal);
+      await this.#wait(
+        attempt,
+        decision.delayMs,
+        `HTTP ${raw.status}`,
+        raw.status,
+        signal,
+        options.onRetry,
+      );
     }
   }
 
@@ -202,10 +216,12 @@ export class NewsClient {
     reason: string,
     status: number | undefined,
     signal: AbortSignal | undefined,
+    onRetry: ((info: RetryInfo) => void) | undefined,
   ): Promise<void> {
     const info: RetryInfo = { attempt, delayMs, reason };
     if (status !== undefined) info.status = status;
     this.#onRetry?.(info);
+    onRetry?.(info);
     await this.#sleep(delayMs, signal);
     if (signal?.aborted) throw new InterruptedError('interrupted');
   }

@@ -8,7 +8,18 @@ export * from './defaults.js';
 export type { RequestDescription } from './describe-request.js';
 export { shellQuote } from './describe-request.js';
 export * from './errors.js';
-export type { Envelope, Page, PageRequest, PaginateOptions, Requester } from './paginate.js';
+export type {
+  Envelope,
+  Page,
+  PageRequest,
+  PaginateOptions,
+  PagingEvent,
+  Requester,
+  RequestKind,
+  WindowPin,
+} from './paginate.js';
+export type { ConcurrencyChange } from './concurrency.js';
+export { DEFAULT_MAX, DEFAULT_START, MAX_CONCURRENCY } from './concurrency.js';
 export { paginate } from './paginate.js';
 export { REDACTED, redactText, redactUrl, serverText } from './redact.js';
 export type { Transport, RawResponse, DispatcherKind } from './transport.js';

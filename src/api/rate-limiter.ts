@@ -8,6 +8,11 @@
  * left until the window resets; at zero the next request waits for the
  * reset. Each request sent counts against the last known remainder until the
  * next response brings the server's own figure.
+ *
+ * Requests sent at once (a paged run with several pages in flight) take
+ * turns here: each one's wait is decided after the previous one's, from the
+ * remainder it left, so paced requests go out one interval apart instead of
+ * together after the same delay.
  */
 import { type HeaderMap, rateLimitOf } from './response-meta.js';
 import type { SleepFn } from './types.js';
@@ -21,6 +26,8 @@ export class RateLimiter {
   #remaining: number | undefined;
   #limit: number | undefined;
   #resetAtMs: number | undefined;
+  /** The previous request's turn: settled once it has waited and been counted. */
+  #turn: Promise<void> = Promise.resolve();
   /** Total time spent waiting, for reports. */
   waitedMs = 0;
 
@@ -54,8 +61,22 @@ export class RateLimiter {
     return Math.ceil(untilReset / (remaining + 1));
   }
 
-  /** Waits as long as `delayMs` says, then counts the request about to be sent. */
+  /** Waits (after the requests before it) as long as `delayMs` says, then counts the request about to be sent. */
   async beforeRequest(signal?: AbortSignal): Promise<void> {
+    const previous = this.#turn;
+    let done = (): void => {};
+    this.#turn = new Promise((resolve) => {
+      done = resolve;
+    });
+    try {
+      await previous;
+      await this.#wait(signal);
+    } finally {
+      done();
+    }
+  }
+
+  async #wait(signal: AbortSignal | undefined): Promise<void> {
     const delay = this.delayMs();
     if (delay > 0) {
       this.waitedMs += delay;

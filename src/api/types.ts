@@ -28,6 +28,8 @@ export interface RequestOptions extends RequestSpec {
   signal?: AbortSignal | undefined;
   /** Return the untouched response text instead of parsed JSON (for `--raw`). */
   raw?: boolean | undefined;
+  /** Told before each retry of this request, besides the client's `onRetry` (paging adapts to 429s). */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
 }
 
 /** Parsed `X-RateLimit-*` headers; absent fields were not sent. */

@@ -33,6 +33,7 @@ export const GLOBAL_NAMES = [
   'timeout',
   'max-response-mb',
   'retries',
+  'concurrency',
   'quiet',
   'verbose',
 ] as const;
@@ -114,6 +115,12 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
     flags: '--retries <n>',
     description: 'retries on network errors, 408, 429 and 5xx (default 3)',
   },
+  {
+    name: 'concurrency',
+    flags: '--concurrency <n>',
+    description:
+      'pages fetched at once by --all/--limit, 1 to 16 (default auto: adapts to the rate limit)',
+  },
   { name: 'quiet', flags: '-q, --quiet', description: 'only errors and warnings on stderr' },
   {
     name: 'verbose',
@@ -149,6 +156,9 @@ export const REQUEST: readonly GlobalName[] = [
 
 /** What a command that writes records takes. */
 export const OUTPUT: readonly GlobalName[] = ['format', 'output', 'fields', 'sanitize'];
+
+/** What a command that fetches many pages (`--all`, `--limit`, `news article`) adds. */
+export const PAGING: readonly GlobalName[] = ['concurrency'];
 
 /** A command that declares nothing sends requests and writes records. */
 export const DEFAULT_GLOBALS: readonly GlobalName[] = [...REQUEST, ...OUTPUT];

@@ -8,11 +8,13 @@ import { closest, didYouMean } from './help/suggest.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime.js';
 import {
+  DEFAULT_GLOBALS,
   GLOBAL_GROUP,
   GLOBAL_OPTIONS,
   isGlobalOption,
   type GlobalName,
   type GlobalOptionDef,
+  PAGING,
   globalsOf,
 } from './global-options.js';
 import { VERSION } from './version.js';
@@ -103,8 +105,9 @@ function addGlobals(command: Command, defs: readonly GlobalOptionDef[]): void {
 
 /**
  * What a command takes: its own list, else its group's (`config`'s
- * subcommands), else the default; a group that declares none takes what any
- * of its subcommands takes, so `news webhooks --mock list` still parses.
+ * subcommands), else the default, and `--concurrency` when it pages; a group
+ * that declares none takes what any of its subcommands takes, so
+ * `news webhooks --mock list` still parses.
  */
 function globalsTaken(spec: CommandSpec, inherited?: readonly GlobalName[]): GlobalName[] {
   const declared = spec.globals ?? inherited;
@@ -112,7 +115,8 @@ function globalsTaken(spec: CommandSpec, inherited?: readonly GlobalName[]): Glo
     const all = new Set(spec.subcommands.flatMap((sub) => globalsTaken(sub)));
     return globalsOf([...all]).map((d) => d.name);
   }
-  return globalsOf(declared).map((d) => d.name);
+  const paged = spec.paging === true ? PAGING : [];
+  return globalsOf([...(declared ?? DEFAULT_GLOBALS), ...paged]).map((d) => d.name);
 }
 
 function ancestors(command: Command): Command[] {

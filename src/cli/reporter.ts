@@ -44,10 +44,11 @@ export function createReporter(
 /**
  * One self-rewriting stderr line during multi-page fetches, only on a terminal:
  * a pipe or a log file gets nothing. It is hidden while a page is printed and
- * while a note is written, so neither starts at its end.
+ * while a note is written, so neither starts at its end. Other long work
+ * (an upload) can reuse the drawing by overriding `text()`.
  */
 export class ProgressLine {
-  private readonly started = Date.now();
+  protected readonly started = Date.now();
   private pages = 0;
   private records = 0;
   private points: number | undefined;
@@ -57,9 +58,14 @@ export class ProgressLine {
   constructor(
     private readonly stderr: Writable & { isTTY?: boolean },
     private readonly enabled: boolean,
-    /** The records wanted (`--limit`), when known. */
-    private readonly total?: number | undefined,
+    /** The records wanted (`--limit`, or what `count` said), when known. */
+    private total?: number | undefined,
   ) {}
+
+  /** The total once it is known (a count taken after the line started). */
+  setTotal(total: number | undefined): void {
+    this.total = total;
+  }
 
   /** Counts a page; `points` is what the server said it cost, when it said. */
   update(pageRecords: number, points?: number): void {

@@ -127,7 +127,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     loadStore({
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.articles === undefined ? {} : { articles: options.articles }),
-      now: clock.now(),
+      // --now itself, not the clock a moment later: two servers of the same --now
+      // hold the same dates to the millisecond, however loaded the machine.
+      now: options.now ?? clock.now(),
     });
   // Same seed, same failures: the fault PRNG follows the fixture seed.
   const failures = new FailureInjector(options.failRate ?? 0, options.seed ?? store.seed);

@@ -1,5 +1,6 @@
 import { NewsError } from '../../api/errors.js';
 import type { CommandSpec } from '../command-spec.js';
+import { DEFAULT_GLOBALS, PAGING } from '../global-options.js';
 import { idArguments } from '../lists/id-args.js';
 import { runList } from '../lists/list-runner.js';
 
@@ -15,6 +16,8 @@ export const article: CommandSpec = {
     },
   ],
   raw: true,
+  // Every page of the ids is fetched: --concurrency applies, though there is no --all.
+  globals: [...DEFAULT_GLOBALS, ...PAGING],
   examples: [
     'news article 500000002 500000004 500000008',
     'news article 500000002,500000004 -f jsonl',

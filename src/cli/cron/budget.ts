@@ -28,15 +28,8 @@ export function countable(spec: RequestSpec): boolean {
   return spec.path === '/v1/news/everything' && spec.method === 'POST';
 }
 
-/** The body `count` takes: the filters, without paging, sorting, highlighting and facets. */
-export function countBody(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) {
-    if (/^(page|per_page|sort\.|hl|hl\.|facet|export)/.test(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
+/** The body `count` takes (one rule, shared with the paging window's counts). */
+export { countBody } from '../../api/page-pin.js';
 
 export function estimateFrom(
   count: number,

@@ -37,6 +37,8 @@ export interface Checkpoint {
   /** In a store: the spool objects that hold them (`KEY.partial/000001` …). */
   readonly chunks?: number;
   readonly updated_at: string;
+  /** The `published_at.end` the export's pages are pinned to (src/api/page-pin.ts), once known. */
+  readonly pinned_end?: string;
 }
 
 export function checkpointPaths(output: string): { checkpoint: string; spool: string } {
@@ -225,6 +227,11 @@ export class Spool {
     };
     await this.save();
     return fresh;
+  }
+
+  /** The window's end, saved with the next page: a resumed run pages the same window. */
+  setPin(end: string): void {
+    this.state = { ...this.state, pinned_end: end };
   }
 
   private save(): Promise<void> {

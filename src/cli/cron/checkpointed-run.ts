@@ -37,13 +37,13 @@ export async function runCheckpointed(
     format: format ?? null,
     fields: runtime.settings.fields ?? null,
   });
-  let spool: Spool | undefined;
+  let resumed: Spool | undefined;
   if (paging.cron.resume) {
-    spool = await Spool.resume(output, fingerprint);
-    if (spool === undefined) {
+    resumed = await Spool.resume(output, fingerprint);
+    if (resumed === undefined) {
       runtime.report.notice(`no checkpoint for ${output}: starting from the first page`);
     } else {
-      const c = spool.checkpoint;
+      const c = resumed.checkpoint;
       runtime.report.notice(
         `resuming ${output} at page ${c.next_page} (${c.records} records from ${c.pages} pages kept)`,
       );
@@ -53,11 +53,12 @@ export async function runCheckpointed(
       `discarding the checkpoint of an interrupted export to ${output} (--resume would continue it)`,
     );
   }
-  spool ??= await Spool.create(output, fingerprint, now);
+  const spool: Spool = resumed ?? (await Spool.create(output, fingerprint, now));
   const checkpoint = spool.checkpoint;
   const startPage = checkpoint.pages === 0 ? req.startPage : checkpoint.next_page;
   const perPage = checkpoint.per_page ?? req.perPage;
   const limit = paging.limit === undefined ? undefined : paging.limit - checkpoint.records;
+  const pinnedEnd = checkpoint.pinned_end;
   try {
     if (limit === undefined || limit > 0) {
       const pages = budgetedPages(client, req, request, tally, {
@@ -65,17 +66,24 @@ export async function runCheckpointed(
         perPage,
         limit,
         resumable: true,
+        progress,
+        wholeRun: checkpoint.pages === 0,
+        // A resumed run pages the window the interrupted one was pinned to.
+        pin: pinnedEnd === undefined ? undefined : { end: pinnedEnd },
+        onPin: (pin) => spool.setPin(pin.end),
       });
       for await (const page of pages) {
         const size =
           perPage ?? (typeof page.envelope['limit'] === 'number' ? page.envelope['limit'] : null);
         const fresh = await spool.append(
-          page.page,
+          // A second pass's pages come after the last one: the checkpoint stays there.
+          page.rescan === true ? spool.checkpoint.next_page - 1 : page.page,
           page.records,
           size ?? page.records.length,
           runtime.io.now(),
         );
         progress.update(fresh.length);
+        progress.show();
       }
     }
   } catch (error) {

@@ -149,12 +149,17 @@ async function runLocked(
   const client = await runtime.client();
   const tally = new Tally(stats, cron.maxPoints);
   // A state run with a watermark fetches only what is new: count cannot tell how much that is.
-  if (watermark === undefined && (paging.all || paging.limit !== undefined)) {
-    await checkEstimate(client, req, requests, tally);
-  }
+  const total =
+    watermark === undefined && (paging.all || paging.limit !== undefined)
+      ? await checkEstimate(client, req, requests, tally)
+      : undefined;
 
   const toFile = output !== undefined && output !== '-';
-  const progress = new ProgressLine(runtime.io.stderr, !runtime.settings.quiet);
+  const progress = new ProgressLine(
+    runtime.io.stderr,
+    !runtime.settings.quiet,
+    total ?? paging.limit,
+  );
   try {
     if (
       paging.all &&

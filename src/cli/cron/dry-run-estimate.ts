@@ -4,6 +4,8 @@
  * sends; it is how the specification asks clients to size a paged export).
  */
 import type { RequestSpec } from '../../api/types.js';
+import { newestFirst } from '../../api/page-pin.js';
+import { OPEN_AFTER_PAGES } from '../../api/page-window.js';
 import type { Runtime } from '../runtime.js';
 import { countBody, countable, describeEstimate, estimateFrom } from './budget.js';
 
@@ -27,9 +29,15 @@ export async function dryRunEstimate(
     });
     const count = response.body.count;
     if (typeof count !== 'number') return 'estimate: the count response had no number';
-    return describeEstimate(
-      estimateFrom(count, perPage ?? 100, limit, typeof body['prompt'] === 'string'),
-    );
+    const estimate = estimateFrom(count, perPage ?? 100, limit, typeof body['prompt'] === 'string');
+    // Past three pages the export fetches pages at once, in a window counted
+    // before and after (and, unless newest first, whose end a probe reads).
+    const extra = newestFirst(spec) ? '2 counts' : '2 counts and a probe';
+    const parallel =
+      runtime.settings.concurrency !== 1 && estimate.pages > OPEN_AFTER_PAGES
+        ? `; +${extra} for the pages fetched at once`
+        : '';
+    return `${describeEstimate(estimate)}${parallel}`;
   } catch (error) {
     return `estimate: not available (${error instanceof Error ? error.message : String(error)})`;
   }

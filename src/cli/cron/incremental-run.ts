@@ -57,6 +57,13 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
   let maxId: number | undefined;
   let written = 0;
   const seen = new Set<number>();
+  // Sorted by id, newest first: the page that reaches the watermark is the
+  // last of its window (older windows may still hold articles indexed late).
+  const reaches =
+    watermark === undefined
+      ? undefined
+      : (records: readonly Record<string, unknown>[]) =>
+          records.some((r) => idOf(r as ApiRecord) <= watermark);
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for (const one of requests) {
       const limit = paging.limit === undefined ? undefined : paging.limit - written;
@@ -66,16 +73,16 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
         perPage: req.perPage,
         limit,
         resumable: false,
+        progress,
+        wholeRun: requests.length === 1 && watermark === undefined,
+        ...(reaches === undefined ? {} : { lastPage: reaches }),
       });
       for await (const page of pages) {
         const fresh: ApiRecord[] = [];
-        let reached = false;
         for (const record of page.records) {
           const id = idOf(record);
-          if (watermark !== undefined && id <= watermark) {
-            reached = true;
-            break;
-          }
+          // Written by an earlier run (in id order, the rest of the page is too).
+          if (watermark !== undefined && id <= watermark) break;
           if (!Number.isNaN(id)) {
             if (seen.has(id)) continue;
             seen.add(id);
@@ -85,10 +92,12 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
         }
         written += fresh.length;
         progress.update(fresh.length);
-        if (fresh.length > 0) yield fresh;
-        // The watermark ends this window (leaving the loop ends paginate and
-        // its prefetch); older windows may still hold articles indexed late.
-        if (reached) break;
+        if (fresh.length > 0) {
+          // Not drawn over records written to the same terminal.
+          progress.hide();
+          yield fresh;
+        }
+        progress.show();
       }
     }
   }

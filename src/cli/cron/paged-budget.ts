@@ -1,11 +1,13 @@
 /**
  * Pages under --max-points: a tally of what the run spent, the pages that
  * stay within the budget, and the `count` estimate that refuses to start a
- * run that would go over. Every path of the cron runner fetches through here.
+ * run that would go over. Every path of the cron runner fetches through here,
+ * so each one pages several at once, reports it (-v, --log-file) and feeds
+ * the progress line's total.
  */
 import type { NewsClient } from '../../api/index.js';
-import type { Page } from '../../api/paginate.js';
-import type { RequestSpec } from '../../api/types.js';
+import type { Page, RequestKind, WindowPin } from '../../api/paginate.js';
+import type { ApiResponse, RequestSpec } from '../../api/types.js';
 import type { ApiRecord } from '../../output/types.js';
 import {
   BudgetError,
@@ -18,24 +20,28 @@ import {
   pointsOf,
 } from './budget.js';
 import { type CronListRequest, bodyOf } from './cron-request.js';
+import type { ProgressLine } from '../reporter.js';
 import type { RunStats } from './run-log.js';
 
 /** A per-run tally shared by the page loop and the log line. */
 export class Tally {
   spent = 0;
+  /** Records the run should bring, from the estimate's count of its one request (paginate's `expected`). */
+  expected: number | undefined;
   constructor(
     readonly stats: RunStats,
     readonly max: number | undefined,
   ) {}
-  add(page: Page<ApiRecord>): void {
-    const points = pointsOf(page.response);
+  /** Every response the run paid for: pages (used or fetched past the end), probes, counts. */
+  spend(response: ApiResponse<unknown>, kind: RequestKind): void {
+    const points = pointsOf(response);
     this.spent += points;
     this.stats.points += points;
-    this.stats.pages += 1;
-    this.stats.retries += Math.max(0, page.response.attempts - 1);
+    if (kind === 'page') this.stats.pages += 1;
+    this.stats.retries += Math.max(0, response.attempts - 1);
   }
-  /** Pages still affordable, or undefined without a budget. */
-  pagesLeft(firstHasPrompt: boolean): number | undefined {
+  /** Requests still affordable at a point each, or undefined without a budget. */
+  requestsLeft(firstHasPrompt: boolean): number | undefined {
     if (this.max === undefined) return undefined;
     const left = this.max - this.spent - (firstHasPrompt ? PROMPT_POINTS : 0);
     return Math.max(0, Math.floor(left / POINTS_PER_PAGE));
@@ -53,64 +59,81 @@ function budgetStop(max: number, spent: number, resumable: boolean): BudgetError
   );
 }
 
+export interface BudgetedOptions {
+  readonly startPage: number;
+  readonly perPage: number | undefined;
+  readonly limit: number | undefined;
+  readonly resumable: boolean;
+  /** The progress line. */
+  readonly progress: ProgressLine;
+  /** This request is the whole run: the window's count is the progress line's total. */
+  readonly wholeRun: boolean;
+  /** `--state`: the page that reaches the watermark is the last. */
+  readonly lastPage?: (records: readonly Record<string, unknown>[]) => boolean;
+  /** `--resume`: the window the interrupted run was pinned to. */
+  readonly pin?: WindowPin | undefined;
+  /** Told the window's end once known (the checkpoint keeps it). */
+  readonly onPin?: (pin: WindowPin) => void;
+}
+
 /**
- * Pages of one request, stopping before the page that would go over the
- * budget: paginate is told how many pages it may fetch, so not even its
- * prefetch spends past --max-points.
+ * Pages of one request, within the budget: paginate is told how many
+ * requests it may send, so not even the pages it asks for ahead (nor the
+ * probes and counts of its window) spend past --max-points.
  */
 export async function* budgetedPages(
   client: NewsClient,
   req: CronListRequest,
   request: RequestSpec,
   tally: Tally,
-  options: {
-    startPage: number;
-    perPage: number | undefined;
-    limit: number | undefined;
-    resumable: boolean;
-  },
+  options: BudgetedOptions,
 ): AsyncGenerator<Page<ApiRecord>> {
+  const { runtime } = req;
   const first = tally.stats.pages === 0 && typeof bodyOf(request)['prompt'] === 'string';
-  const budget = tally.pagesLeft(first);
+  const budget = tally.requestsLeft(first);
   // Without --all or --limit a run is one page, whatever cron flag brought it here.
   const onePage = !req.paging.all && options.limit === undefined;
-  const maxPages = onePage ? Math.min(1, budget ?? 1) : budget;
-  if (maxPages === 0) throw budgetStop(tally.max!, tally.spent, options.resumable);
-  let fetched = 0;
-  let last: Page<ApiRecord> | undefined;
-  for await (const page of client.paginate<ApiRecord>(request, {
+  if (budget === 0) throw budgetStop(tally.max!, tally.spent, options.resumable);
+  let capped = false;
+  const { pagingHooks } = await import('../lists/paging-events.js');
+  const total = options.wholeRun ? options.progress : undefined;
+  const hooks = pagingHooks(runtime, total, options.limit, (event) => {
+    if (event.kind === 'capped') capped = true;
+    if (event.kind === 'pinned') options.onPin?.(event.pin);
+  });
+  yield* client.paginate<ApiRecord>(request, {
     startPage: options.startPage,
     ...(options.perPage === undefined ? {} : { perPage: options.perPage }),
     ...(options.limit === undefined ? {} : { limit: options.limit }),
-    ...(maxPages === undefined ? {} : { maxPages }),
+    ...(onePage ? { maxPages: 1 } : {}),
+    ...(budget === undefined ? {} : { maxRequests: budget }),
+    ...(options.lastPage === undefined ? {} : { lastPage: options.lastPage }),
+    ...(options.pin === undefined ? {} : { pin: options.pin }),
+    ...(tally.expected === undefined ? {} : { expected: tally.expected }),
     placement: 'body',
-    signal: req.runtime.signal,
-  })) {
-    tally.add(page);
-    fetched += 1;
-    last = page;
-    yield page;
-  }
-  if (
-    !onePage &&
-    maxPages !== undefined &&
-    fetched === maxPages &&
-    last?.envelope['has_next_pages'] === true &&
-    last.records.length > 0
-  ) {
-    throw budgetStop(tally.max!, tally.spent, options.resumable);
-  }
+    signal: runtime.signal,
+    ...hooks,
+    onResponse: (response, kind) => tally.spend(response, kind),
+    onWarning: (message) => {
+      options.progress.done();
+      runtime.report.warn(message);
+    },
+  });
+  if (capped && !onePage) throw budgetStop(tally.max!, tally.spent, options.resumable);
 }
 
-/** Estimates with `count` and refuses to start over the budget (exit 4). */
+/**
+ * Estimates with `count` and refuses to start over the budget (exit 4).
+ * Returns the records the run should bring (for the progress line), when counted.
+ */
 export async function checkEstimate(
   client: NewsClient,
   req: CronListRequest,
   requests: readonly RequestSpec[],
   tally: Tally,
-): Promise<void> {
+): Promise<number | undefined> {
   const { cron } = req.paging;
-  if (cron.maxPoints === undefined || !countable(req.spec)) return;
+  if (cron.maxPoints === undefined || !countable(req.spec)) return undefined;
   let count = 0;
   for (const request of requests) {
     const response = await client.request<{ count?: unknown }>({
@@ -119,9 +142,7 @@ export async function checkEstimate(
       body: countBody(bodyOf(request)),
       signal: req.runtime.signal,
     });
-    const points = pointsOf(response);
-    tally.spent += points;
-    tally.stats.points += points;
+    tally.spend(response, 'count');
     if (typeof response.body.count === 'number') count += response.body.count;
   }
   const estimate = estimateFrom(
@@ -139,4 +160,7 @@ export async function checkEstimate(
       },
     );
   }
+  const total = req.paging.limit === undefined ? count : Math.min(count, req.paging.limit);
+  if (requests.length === 1) tally.expected = total;
+  return total;
 }

@@ -19,6 +19,10 @@ export interface RunStats {
   points: number;
   retries: number;
   output: string | undefined;
+  /** The most pages the run had in flight at once, once its window opened (undefined: one at a time). */
+  concurrency: number | undefined;
+  /** How many times the service pushed back (429, 503) and the run halved its pages in flight. */
+  backoffs: number;
 }
 
 const STATS = new WeakMap<Runtime, RunStats>();
@@ -27,7 +31,15 @@ const STATS = new WeakMap<Runtime, RunStats>();
 export function runStats(runtime: Runtime): RunStats {
   let stats = STATS.get(runtime);
   if (stats === undefined) {
-    stats = { records: 0, pages: 0, points: 0, retries: 0, output: undefined };
+    stats = {
+      records: 0,
+      pages: 0,
+      points: 0,
+      retries: 0,
+      output: undefined,
+      concurrency: undefined,
+      backoffs: 0,
+    };
     STATS.set(runtime, stats);
   }
   return stats;
@@ -103,6 +115,9 @@ export function withRunLog(
         pages: stats.pages,
         points: stats.points,
         retries: stats.retries,
+        // Pages in flight at most (1: one after another; null: nothing paged) and back-offs.
+        concurrency: stats.concurrency ?? (stats.pages > 0 ? 1 : null),
+        backoffs: stats.backoffs,
         output: stats.output ?? null,
         exit_code: exitCode,
         error: error !== null && key ? error.split(key).join('***') : error,

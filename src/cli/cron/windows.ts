@@ -43,13 +43,23 @@ export function titleWindowNeeded(
   return endMs - startMs > TITLE_WINDOW_DAYS * DAY_MS ? TITLE_WINDOW_DAYS * DAY_MS : undefined;
 }
 
+/**
+ * How far past the local clock the newest window reaches when the range has
+ * no end: the local clock may be behind the service's, and the newest articles
+ * must not fall outside every window. That window's pages are pinned to its
+ * newest article anyway (src/api/page-pin.ts), read from the service.
+ */
+export const OPEN_END_MARGIN_MS = 3_600_000;
+
 /** The windows, in fetching order; one window when the range fits in `spanMs`. */
 export function splitWindows(
   body: Readonly<Record<string, unknown>>,
   spanMs: number,
   now: Date,
 ): Window[] {
-  const { startMs, endMs } = range(body, now);
+  const { startMs, endMs: rangeEnd } = range(body, now);
+  const endMs =
+    typeof body['published_at.end'] === 'string' ? rangeEnd : rangeEnd + OPEN_END_MARGIN_MS;
   if (startMs === undefined) {
     throw new UsageError('--split-window needs --published-at-start: there is no range to split');
   }

@@ -147,6 +147,7 @@ export async function runList(
     return undefined;
   }
 
+  const { pagingHooks } = await import('./paging-events.js');
   const pages = client.paginate(spec, {
     startPage,
     ...(perPage === undefined ? {} : { perPage }),
@@ -154,6 +155,7 @@ export async function runList(
     ...(paging.limit === undefined ? {} : { limit: paging.limit }),
     placement: paging.placement,
     signal: runtime.signal,
+    ...pagingHooks(runtime, progress, paging.limit),
     onWarning: (m) => {
       progress.done();
       runtime.report.warn(m);

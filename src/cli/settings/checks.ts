@@ -5,11 +5,20 @@
  * Plain functions: this file is on every command's start-up path.
  */
 import { apiKeyProblem, trimApiKey } from '../../api/api-key.js';
+import { MAX_CONCURRENCY } from '../../api/concurrency.js';
 import { FORMAT_NAMES } from '../../output/formats.js';
 import { TIMEOUT_RULE, timeoutMs } from './limits.js';
 
 /** Settings a profile may hold; each is also a global flag or environment variable. */
-export const CONFIG_KEYS = ['api-key', 'base-url', 'auth', 'format', 'timeout', 'retries'] as const;
+export const CONFIG_KEYS = [
+  'api-key',
+  'base-url',
+  'auth',
+  'format',
+  'timeout',
+  'retries',
+  'concurrency',
+] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export const AUTH_METHODS = ['header', 'bearer', 'query'] as const;
@@ -22,6 +31,7 @@ export const FLAG_OF: Readonly<Record<ConfigKey, string>> = {
   format: '--format',
   timeout: '--timeout',
   retries: '--retries',
+  concurrency: '--concurrency',
 };
 
 function nonNegative(value: string, integer: boolean): string | undefined {
@@ -60,7 +70,18 @@ export const SETTING_CHECKS: Readonly<Record<ConfigKey, (value: string) => strin
       : `must be one of ${FORMAT_NAMES.join(', ')}`,
   timeout: (v) => (timeoutMs(v) === undefined ? TIMEOUT_RULE : undefined),
   retries: (v) => nonNegative(v, true),
+  concurrency: (v) => (concurrencyOf(v) === undefined ? CONCURRENCY_RULE : undefined),
 };
+
+const CONCURRENCY_RULE = `must be a whole number from 1 to ${MAX_CONCURRENCY}, or auto`;
+
+/** `--concurrency`: pages fetched at once, or `auto` (the client adapts; also what overrides a profile's number). */
+export function concurrencyOf(value: string): number | 'auto' | undefined {
+  const text = value.trim();
+  if (text === 'auto') return 'auto';
+  const n = Number(text);
+  return text !== '' && Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY ? n : undefined;
+}
 
 export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);

@@ -117,7 +117,7 @@ export const config: CommandSpec = {
   group: 'account',
   summary: 'read and write settings in named profiles (XDG config file, mode 0600)',
   description:
-    'Settings: api-key, base-url, auth, format, timeout, retries; each value must pass the rule of its flag. A flag beats the environment, which beats the config file. --profile NAME (or NEWS_PROFILE) picks the profile; "default" otherwise. A bad value in the file is reported with the file and the key; `news config` itself always runs, so it can repair the file.',
+    'Settings: api-key, base-url, auth, format, timeout, retries, concurrency; each value must pass the rule of its flag. A flag beats the environment, which beats the config file. --profile NAME (or NEWS_PROFILE) picks the profile; "default" otherwise. A bad value in the file is reported with the file and the key; `news config` itself always runs, so it can repair the file.',
   lenientConfig: true,
   // It edits the file: --profile picks the profile; nothing is sent.
   globals: ['profile'],

@@ -20,6 +20,7 @@ import {
   type ConfigKey,
   FLAG_OF,
   SETTING_CHECKS,
+  concurrencyOf,
 } from './checks.js';
 import type { GlobalName } from '../global-options.js';
 
@@ -44,6 +45,7 @@ export interface GlobalFlags {
   timeout?: string;
   maxResponseMb?: string;
   retries?: string;
+  concurrency?: string;
   sanitize?: boolean;
 }
 
@@ -68,6 +70,8 @@ export interface Settings {
   /** The response size cap (--max-response-mb, NEWS_MAX_RESPONSE_MB). */
   readonly maxResponseBytes: number;
   readonly retries: number;
+  /** Pages fetched at once by --all/--limit; `auto`: the client's adaptive default. */
+  readonly concurrency: number | 'auto';
   readonly sanitize: boolean;
   readonly configPath: string;
   /** What was wrong but ignored in the config file (unknown settings), said once on stderr. */
@@ -158,11 +162,15 @@ export async function resolveSettings(
     throw new UsageError('--fields needs at least one field name');
   checked('timeout', flags.timeout);
   checked('retries', flags.retries);
+  checked('concurrency', flags.concurrency);
   checked('base-url', flags.baseUrl);
   if (flags.baseUrl === undefined && takes('base-url'))
     checked('base-url', env('NEWS_API_BASE_URL'), 'NEWS_API_BASE_URL');
   const timeout = takes('timeout') ? pick(flags.timeout, profile?.timeout) : undefined;
   const retries = takes('retries') ? pick(flags.retries, profile?.retries) : undefined;
+  const concurrency = takes('concurrency')
+    ? pick(flags.concurrency, profile?.concurrency)
+    : undefined;
   const maxResponseMb = takes('max-response-mb')
     ? pick(flags.maxResponseMb, env('NEWS_MAX_RESPONSE_MB'))
     : undefined;
@@ -206,6 +214,7 @@ export async function resolveSettings(
             flags.maxResponseMb === undefined ? 'NEWS_MAX_RESPONSE_MB' : '--max-response-mb',
           ),
     retries: retries === undefined ? 3 : Number(retries),
+    concurrency: concurrency === undefined ? 'auto' : (concurrencyOf(concurrency) ?? 'auto'),
     sanitize: flags.sanitize !== false,
     configPath: path,
     configWarnings,

@@ -67,6 +67,11 @@ describe('splitWindows and spans', () => {
       { start: '2026-10-01T00:00:00Z', end: '2026-10-05T00:00:00Z' },
     ]);
   });
+  it('without an end, the newest window reaches an hour past the local clock (which may be behind)', () => {
+    const w = splitWindows({ 'published_at.start': '2026-11-10' }, parseSpan('7d'), NOW);
+    expect(w[0]).toEqual({ start: '2026-11-17T00:00:00Z', end: '2026-11-20T16:04:05Z' });
+    expect(w.at(-1)).toEqual({ start: '2026-11-10T00:00:00Z', end: '2026-11-17T00:00:00Z' });
+  });
   it.each(['0d', '7', 'd', '1y'])('refuses span %s', (span) => {
     expect(() => parseSpan(span)).toThrow(/--split-window/);
   });

@@ -1,0 +1,488 @@
+/**
+ * The engine behind paginate(): pages fetched ahead of the consumer, several
+ * at once, handed over in page order.
+ *
+ * A run starts one page after another, each page asked for while the
+ * consumer handles the one before (the prefetch of one). Once it pays, the
+ * window opens and up to `concurrency.current` pages are in flight or waiting
+ * beyond the one the consumer holds, so memory holds that many pages, never
+ * the export:
+ * - once the run has shown it is longer than OPEN_AFTER_PAGES pages: pages
+ *   asked for past an unknown end are wasted, and the probe and counts of a
+ *   pinned window cost requests, so a short run costs what it did one page
+ *   at a time; a list whose size the request names (articles by id) opens
+ *   after its first page;
+ * - growing lists only within a pinned window (page-pin.ts); lists that do
+ *   not grow during a run (`fixed`) need none.
+ *
+ * Answers are processed in page order whatever order they arrive in: the
+ * records a page repeats are dropped (PageMemory), a failed page fails the
+ * run after the pages before it were handed over, and the end of the list
+ * aborts the pages asked for past it. A counted window is counted again at
+ * the end; when the count moved, a second pass, one page after another,
+ * adds what the first one missed.
+ */
+import { AdaptiveConcurrency } from './concurrency.js';
+import { type ApiObject, PageMemory } from './page-memory.js';
+import { asEnvelope, onlyObjects, recordsOf, withPage } from './page-parse.js';
+import {
+  type ListKind,
+  type WindowPin,
+  endFromFirstPage,
+  knownTotal,
+  listKind,
+  newestFirst,
+  newestProbe,
+  pinned,
+  pinnedCount,
+  publishedAt,
+} from './page-pin.js';
+import type { Page, PaginateOptions, RequestKind, Requester } from './page-types.js';
+import type { ApiResponse, RateLimitInfo, RequestSpec } from './types.js';
+import { InterruptedError } from './errors.js';
+
+/** Pages a growing list shows, one after another, before the probe and counts of a window are worth their cost. */
+export const OPEN_AFTER_PAGES = 3;
+
+type Outcome = { readonly ok: ApiResponse<unknown> } | { readonly error: unknown };
+type Ready<R> = { readonly page: Page<R> } | { readonly error: unknown };
+
+interface Slot {
+  readonly controller: AbortController;
+  outcome?: Outcome;
+}
+
+export class PagedRun<R> {
+  readonly #client: Requester;
+  readonly #request: RequestSpec;
+  readonly #o: PaginateOptions;
+  readonly #controller = new AbortController();
+  readonly #memory = new PageMemory();
+  readonly #kind: ListKind;
+  readonly #start: number;
+  readonly #recordsKey: string;
+  readonly #warn: (message: string) => void;
+  /** Undefined with concurrency 1: the window never opens. */
+  readonly #concurrency: AdaptiveConcurrency | undefined;
+
+  #pin: WindowPin | undefined;
+  #opened = false;
+  #opening = false;
+  /** Set when the window cannot be opened (no end to pin it to): one page after another. */
+  #noWindow = false;
+  #pageSize: number | undefined;
+  /** Records in the list: the pinned count, or the ids asked for. */
+  #total: number | undefined;
+  #countBefore: number | undefined;
+  #countAfter: Promise<number | undefined> | undefined;
+
+  #next: number;
+  #processed: number;
+  #delivered: number;
+  readonly #slots = new Map<number, Slot>();
+  readonly #ready: Ready<R>[] = [];
+  #ended = false;
+  #wake: (() => void) | undefined;
+  /** Requests sent (pages, probes, counts), and promised (the closing count). */
+  #sent = 0;
+  #reserved = 0;
+  #records = 0;
+  #pages = 0;
+
+  constructor(client: Requester, request: RequestSpec, options: PaginateOptions) {
+    this.#client = client;
+    this.#request = request;
+    this.#o = options;
+    this.#kind = listKind(request);
+    this.#start = options.startPage ?? 1;
+    this.#next = this.#start;
+    this.#processed = this.#start - 1;
+    this.#delivered = this.#start - 1;
+    this.#recordsKey = options.recordsKey ?? 'results';
+    this.#warn = options.onWarning ?? (() => {});
+    this.#pin = options.pin;
+    const asked = options.concurrency ?? 'auto';
+    this.#concurrency =
+      asked === 'auto' || asked > 1
+        ? new AdaptiveConcurrency(asked === 'auto' ? undefined : asked, (change) =>
+            options.onEvent?.(change),
+          )
+        : undefined;
+  }
+
+  async *pages(): AsyncGenerator<Page<R>, void, undefined> {
+    const { limit, maxPages, signal } = this.#o;
+    if ((limit !== undefined && limit <= 0) || (maxPages !== undefined && maxPages <= 0)) return;
+    const onAbort = (): void => this.#abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      this.#pump();
+      for (;;) {
+        const item = await this.#nextReady();
+        if (item === undefined) break;
+        if ('error' in item) throw item.error;
+        this.#delivered = item.page.page;
+        // The next pages are asked for while the consumer handles this one.
+        this.#pump();
+        yield item.page;
+      }
+      yield* this.#verify();
+    } finally {
+      this.#abort(new Error('pagination stopped'));
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #abort(reason: unknown): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
+    for (const slot of this.#slots.values()) slot.controller.abort(reason);
+  }
+
+  async #nextReady(): Promise<Ready<R> | undefined> {
+    for (;;) {
+      const item = this.#ready.shift();
+      if (item !== undefined) return item;
+      if (this.#ended) return undefined;
+      if (this.#controller.signal.aborted) return { error: new InterruptedError('interrupted') };
+      if (this.#slots.size === 0 && !this.#opening) {
+        // Nothing on its way and nothing may be sent: the request budget ran out.
+        this.#o.onEvent?.({ kind: 'capped' });
+        this.#ended = true;
+        return undefined;
+      }
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+    }
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #affordable(n: number): boolean {
+    const max = this.#o.maxRequests;
+    return max === undefined || this.#sent + this.#reserved + n <= max;
+  }
+
+  #pump(): void {
+    while (this.#mayLaunch()) this.#launch(this.#next++);
+  }
+
+  #mayLaunch(): boolean {
+    if (this.#ended || this.#opening || this.#controller.signal.aborted) return false;
+    const page = this.#next;
+    const { maxPages, limit } = this.#o;
+    if (maxPages !== undefined && page >= this.#start + maxPages) return false;
+    const width = this.#opened ? (this.#concurrency?.current ?? 1) : 1;
+    // At most `width` pages beyond the one the consumer holds, in flight or waiting.
+    if (page - this.#delivered > width) return false;
+    if (page > this.#processed + 1) {
+      // Asking before the page before has answered is speculation: only in the window,
+      // not past the list's known end, and not past what --limit needs.
+      if (!this.#opened) return false;
+      const size = this.#pageSize;
+      if (size !== undefined && this.#total !== undefined && page > Math.ceil(this.#total / size))
+        return false;
+      if (
+        limit !== undefined &&
+        size !== undefined &&
+        this.#records + (page - 1 - this.#processed) * size >= limit
+      )
+        return false;
+    }
+    return this.#affordable(1);
+  }
+
+  /** The request of a page: pinned once the window's end is known. */
+  #pageRequest(): RequestSpec {
+    return this.#pin === undefined ? this.#request : pinned(this.#request, this.#pin);
+  }
+
+  #launch(page: number): void {
+    const slot: Slot = { controller: new AbortController() };
+    this.#slots.set(page, slot);
+    this.#sent += 1;
+    const epoch = this.#concurrency?.epoch ?? 0;
+    let sending: Promise<ApiResponse<unknown>>;
+    try {
+      sending = this.#client.request<unknown>({
+        ...withPage(this.#pageRequest(), page, this.#o.perPage, this.#o.placement),
+        signal: slot.controller.signal,
+        onRetry: (info) => this.#concurrency?.onRetry(info.status, epoch),
+      });
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending
+      .then(
+        (response) => {
+          this.#o.onResponse?.(response, 'page');
+          slot.outcome = { ok: response };
+        },
+        (error: unknown) => {
+          slot.outcome = { error };
+        },
+      )
+      .finally(() => this.#settled());
+  }
+
+  /** Processes the answers that arrived, in page order, then asks for more. */
+  #settled(): void {
+    while (!this.#ended) {
+      const page = this.#processed + 1;
+      const outcome = this.#slots.get(page)?.outcome;
+      if (outcome === undefined) break;
+      this.#slots.delete(page);
+      this.#processed = page;
+      if ('error' in outcome) this.#fail(outcome.error);
+      else {
+        try {
+          this.#process(page, outcome.ok);
+        } catch (error) {
+          this.#fail(error);
+        }
+      }
+    }
+    this.#pump();
+    this.#wakeUp();
+  }
+
+  #process(page: number, response: ApiResponse<unknown>): void {
+    const { limit, maxPages } = this.#o;
+    const path = this.#request.path;
+    const envelope = asEnvelope(response.body, path);
+    const received = recordsOf(envelope, this.#recordsKey, path);
+    const objects = onlyObjects(received, page, this.#warn);
+    const { fresh, stop } = this.#memory.take(objects, received.length, envelope, page);
+    if (fresh.length < objects.length && stop === undefined) {
+      this.#warn(
+        `page ${page} repeated ${objects.length - fresh.length} of its ${objects.length} records already written; skipped them`,
+      );
+    }
+    if (stop !== undefined) this.#warn(stop);
+    const records = (limit === undefined ? fresh : fresh.slice(0, limit - this.#records)) as R[];
+    this.#records += records.length;
+    this.#pages += 1;
+    if (this.#opened) this.#concurrency?.onResponse(response.rateLimit);
+    const more =
+      envelope['has_next_pages'] === true &&
+      stop === undefined &&
+      // An empty page claiming more would loop forever.
+      received.length > 0 &&
+      this.#o.lastPage?.(objects) !== true &&
+      (maxPages === undefined || this.#pages < maxPages) &&
+      (limit === undefined || this.#records < limit);
+    if (page === this.#start && more) this.#learn(objects, received.length);
+    this.#ready.push({
+      page: { page, records, envelope, response: { ...response, body: envelope } },
+    });
+    if (!more) this.#end();
+    else this.#maybeOpen(response);
+  }
+
+  /** From the first page: the page size, and the window's end when the order is newest first. */
+  #learn(objects: readonly ApiObject[], received: number): void {
+    this.#pageSize = received;
+    if (this.#pin !== undefined || this.#start !== 1) return;
+    if (this.#kind !== 'pinned' && this.#kind !== 'counted') return;
+    if (!newestFirst(this.#request)) return;
+    const end = endFromFirstPage(objects);
+    if (end === undefined) return;
+    this.#pin = { end };
+    this.#o.onEvent?.({ kind: 'pinned', pin: this.#pin });
+  }
+
+  #maybeOpen(response: ApiResponse<unknown>): void {
+    if (this.#opened || this.#opening || this.#noWindow || this.#concurrency === undefined) return;
+    const rate = response.rateLimit;
+    // Pages asked for past an unknown end are wasted (and may cost points):
+    // only a list whose size the request names opens at once.
+    if (this.#pages < OPEN_AFTER_PAGES && knownTotal(this.#request) === undefined) return;
+    if (this.#kind === 'fixed') {
+      this.#open(rate);
+      return;
+    }
+    if (this.#kind !== 'pinned' && this.#kind !== 'counted') return;
+    // Test keys' counts stop at 100: nothing to check a window with.
+    const counted = this.#kind === 'counted' && response.mode !== 'test';
+    const probe = this.#pin === undefined;
+    if (!probe && !counted) {
+      this.#open(rate);
+      return;
+    }
+    if (!this.#costFits((probe ? 1 : 0) + (counted ? 2 : 0))) return;
+    this.#opening = true;
+    void this.#prepare(probe, counted, rate);
+  }
+
+  /**
+   * Whether a window's own requests fit in the budget beside the pages the
+   * run still needs: known from the count taken before the run, else only
+   * without a budget (two pages at least must remain for it to be worth it).
+   */
+  #costFits(cost: number): boolean {
+    if (this.#o.maxRequests === undefined) return true;
+    const { expected } = this.#o;
+    const size = this.#pageSize;
+    if (expected === undefined || size === undefined) return false;
+    const left = Math.max(2, Math.ceil(expected / size) - this.#processed);
+    return this.#affordable(cost + left);
+  }
+
+  async #prepare(probe: boolean, counted: boolean, rate: RateLimitInfo | undefined): Promise<void> {
+    try {
+      if (probe) {
+        const answer = await this.#extra(newestProbe(this.#request), 'probe');
+        const path = this.#request.path;
+        const [first] = recordsOf(asEnvelope(answer.body, path), this.#recordsKey, path);
+        const end = publishedAt(first as ApiObject | undefined);
+        if (end === undefined) {
+          this.#noWindow = true;
+          return;
+        }
+        this.#pin = { end };
+        this.#o.onEvent?.({ kind: 'pinned', pin: this.#pin });
+      }
+      if (counted) {
+        this.#reserved = 1;
+        const count = await this.#count();
+        this.#reserved = 0;
+        const size = this.#pageSize;
+        const left =
+          count === undefined || size === undefined ? 0 : Math.ceil(count / size) - this.#processed;
+        // Under a request budget, the closing count must not be what stops the run.
+        if (count === undefined || !this.#affordable(left + 1)) {
+          this.#noWindow = true;
+          return;
+        }
+        this.#reserved = 1;
+        this.#countBefore = count;
+        this.#total = count;
+      }
+      this.#open(rate);
+    } catch (error) {
+      if (error instanceof InterruptedError || this.#controller.signal.aborted) this.#fail(error);
+      else {
+        // The pages can still be fetched one after another, pinned if the end is known.
+        this.#noWindow = true;
+        this.#reserved = 0;
+        this.#warn(
+          `could not prepare pages in parallel (${error instanceof Error ? error.message : String(error)}); fetching one page after another`,
+        );
+      }
+    } finally {
+      this.#opening = false;
+      this.#pump();
+      this.#wakeUp();
+    }
+  }
+
+  #open(rate: RateLimitInfo | undefined): void {
+    const concurrency = this.#concurrency;
+    if (concurrency === undefined) return;
+    this.#opened = true;
+    this.#total ??= knownTotal(this.#request);
+    concurrency.open(rate);
+    this.#o.onEvent?.({
+      kind: 'window',
+      concurrency: concurrency.current,
+      adaptive: this.#o.concurrency === undefined || this.#o.concurrency === 'auto',
+      pin: this.#pin,
+      total: this.#total,
+    });
+  }
+
+  /** A request besides the pages (probe, count), counted against the budget. */
+  async #extra(spec: RequestSpec, kind: RequestKind): Promise<ApiResponse<unknown>> {
+    this.#sent += 1;
+    const epoch = this.#concurrency?.epoch ?? 0;
+    const response = await this.#client.request<unknown>({
+      ...spec,
+      signal: this.#controller.signal,
+      onRetry: (info) => this.#concurrency?.onRetry(info.status, epoch),
+    });
+    this.#o.onResponse?.(response, kind);
+    return response;
+  }
+
+  async #count(): Promise<number | undefined> {
+    if (this.#pin === undefined) return undefined;
+    const answer = await this.#extra(pinnedCount(this.#request, this.#pin), 'count');
+    const count = (answer.body as { count?: unknown } | null)?.count;
+    return typeof count === 'number' ? count : undefined;
+  }
+
+  #end(): void {
+    this.#ended = true;
+    for (const slot of this.#slots.values()) slot.controller.abort(new Error('past the end'));
+    this.#slots.clear();
+    if (this.#countBefore !== undefined) {
+      // The closing count, while the last pages are handed over.
+      this.#reserved = 0;
+      this.#countAfter = this.#count();
+      this.#countAfter.catch(() => undefined);
+    }
+  }
+
+  #fail(error: unknown): void {
+    this.#ready.push({ error });
+    this.#ended = true;
+    this.#countBefore = undefined;
+    this.#abort(error);
+  }
+
+  /** The closing count; when the window moved, a second pass adds what the first missed. */
+  async *#verify(): AsyncGenerator<Page<R>, void, undefined> {
+    if (this.#countAfter === undefined) return;
+    let after: number | undefined;
+    try {
+      after = await this.#countAfter;
+    } catch (error) {
+      if (error instanceof InterruptedError || this.#controller.signal.aborted) throw error;
+      after = undefined;
+    }
+    const before = this.#countBefore;
+    if (before === undefined || after === before) return;
+    this.#o.onEvent?.({ kind: 'moved', before, after });
+    yield* this.#rescan();
+  }
+
+  async *#rescan(): AsyncGenerator<Page<R>, void, undefined> {
+    const { limit, maxPages } = this.#o;
+    this.#memory.restart();
+    for (let page = this.#start; ; page++) {
+      if (limit !== undefined && this.#records >= limit) return;
+      if (maxPages !== undefined && page >= this.#start + maxPages) return;
+      if (!this.#affordable(1)) {
+        this.#o.onEvent?.({ kind: 'capped' });
+        return;
+      }
+      this.#sent += 1;
+      const response = await this.#client.request<unknown>({
+        ...withPage(this.#pageRequest(), page, this.#o.perPage, this.#o.placement),
+        signal: this.#controller.signal,
+      });
+      this.#o.onResponse?.(response, 'page');
+      const path = this.#request.path;
+      const envelope = asEnvelope(response.body, path);
+      const received = recordsOf(envelope, this.#recordsKey, path);
+      const objects = onlyObjects(received, page, this.#warn);
+      const { fresh, stop } = this.#memory.take(objects, received.length, envelope, page, true);
+      const records = (limit === undefined ? fresh : fresh.slice(0, limit - this.#records)) as R[];
+      this.#records += records.length;
+      if (records.length > 0) {
+        yield { page, records, envelope, response: { ...response, body: envelope }, rescan: true };
+      }
+      const more =
+        envelope['has_next_pages'] === true &&
+        stop === undefined &&
+        received.length > 0 &&
+        this.#o.lastPage?.(objects) !== true;
+      if (!more) return;
+    }
+  }
+}

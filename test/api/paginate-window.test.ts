@@ -1,0 +1,332 @@
+/**
+ * Pages in parallel (src/api/page-window.ts): the same records in the same
+ * order as one page after another, a window pinned against what the service
+ * indexes meanwhile, a second pass when the window moved, faults, budgets,
+ * memory bounded by the pages in flight.
+ */
+import { describe, expect, it } from 'vitest';
+import { NewsClient } from '../../src/api/client.js';
+import type { PaginateOptions, PagingEvent } from '../../src/api/paginate.js';
+import { sleep } from '../../src/api/sleep.js';
+import type { RequestSpec } from '../../src/api/types.js';
+import { FakeNews, type Sent, seeded } from './helpers/fake-news.js';
+
+const SEARCH: RequestSpec = { method: 'POST', path: '/v1/news/everything', body: { title: 'x' } };
+const NEWEST = '2026-11-20T12:00:00.000Z';
+
+function clientFor(fake: FakeNews, retries = 3): NewsClient {
+  return new NewsClient(
+    {
+      version: 't',
+      apiKey: 'k',
+      baseUrl: 'http://fake.test',
+      retries,
+      // Retry waits shortened: the tests are about what is sent, not how long.
+      sleep: (ms, signal) => sleep(Math.min(ms, 3), signal),
+    },
+    fake,
+  );
+}
+
+interface Run {
+  ids: number[];
+  pages: { page: number; rescan: boolean }[];
+  events: PagingEvent[];
+}
+
+async function collect(
+  fake: FakeNews,
+  options: PaginateOptions = {},
+  request: RequestSpec = SEARCH,
+): Promise<Run> {
+  const client = clientFor(fake);
+  const run: Run = { ids: [], pages: [], events: [] };
+  for await (const page of client.paginate(request, {
+    perPage: 10,
+    ...options,
+    onEvent: (e) => run.events.push(e),
+  })) {
+    run.pages.push({ page: page.page, rescan: page.rescan === true });
+    run.ids.push(...page.records.map((r) => r['id'] as number));
+  }
+  return run;
+}
+
+const pagesOf = (sent: readonly Sent[]) => sent.filter((s) => s.path === '/v1/news/everything');
+const countsOf = (sent: readonly Sent[]) => sent.filter((s) => s.path === '/v1/news/count');
+const newestFirstIds = (n: number) => Array.from({ length: n }, (_, i) => n - i);
+
+describe('pages in parallel', () => {
+  it('bring the same records in the same order as one page after another, several at once', async () => {
+    const random = seeded(7);
+    const one = FakeNews.seeded(400);
+    one.latency = () => 1 + Math.floor(random() * 15);
+    const sequential = await collect(one, { concurrency: 1 });
+    const many = FakeNews.seeded(400);
+    many.latency = () => 1 + Math.floor(random() * 15);
+    const parallel = await collect(many);
+
+    expect(sequential.ids).toEqual(newestFirstIds(400));
+    expect(parallel.ids).toEqual(sequential.ids);
+    expect(parallel.pages.map((p) => p.page)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(one.maxInFlight).toBe(1);
+    expect(many.maxInFlight).toBeGreaterThanOrEqual(4);
+    // The window opened after three pages, with a count of the pinned window, and closed with another.
+    expect(parallel.events.find((e) => e.kind === 'window')).toMatchObject({
+      concurrency: 4,
+      adaptive: true,
+      pin: { end: NEWEST },
+      total: 400,
+    });
+    expect(countsOf(many.sent)).toHaveLength(2);
+    // Nothing asked for past the end the count gave.
+    expect(pagesOf(many.sent)).toHaveLength(40);
+  });
+
+  it('--concurrency N is the most in flight', async () => {
+    const fake = FakeNews.seeded(300);
+    fake.latency = () => 10;
+    const run = await collect(fake, { concurrency: 2 });
+    expect(run.ids).toEqual(newestFirstIds(300));
+    expect(fake.maxInFlight).toBe(2);
+  });
+
+  it('hold at most the window beyond the page the consumer holds (memory bounded by it)', async () => {
+    const fake = FakeNews.seeded(600);
+    fake.latency = () => 1;
+    const client = clientFor(fake);
+    let ahead = 0;
+    for await (const page of client.paginate(SEARCH, { perPage: 10 })) {
+      const asked = Math.max(...pagesOf(fake.sent).map((s) => Number(s.body['page'])));
+      ahead = Math.max(ahead, asked - page.page);
+      // A slow consumer: the pages must wait for it, not pile up.
+      await sleep(3);
+    }
+    expect(ahead).toBeGreaterThan(1);
+    expect(ahead).toBeLessThanOrEqual(8);
+  });
+
+  it('a run of three pages or fewer costs nothing more than today', async () => {
+    const fake = FakeNews.seeded(30);
+    const run = await collect(fake);
+    expect(run.ids).toEqual(newestFirstIds(30));
+    expect(fake.sent).toHaveLength(3);
+    expect(fake.maxInFlight).toBe(1);
+  });
+});
+
+describe('a pinned window', () => {
+  it('articles published while the run pages are not written, and nothing is lost or repeated', async () => {
+    const fake = FakeNews.seeded(300);
+    const random = seeded(3);
+    fake.latency = () => 1 + Math.floor(random() * 20);
+    let clock = Date.parse(NEWEST);
+    // Every answer is computed after three more articles went in at the top.
+    fake.beforeAnswer = () => {
+      for (let i = 0; i < 3; i++) {
+        clock += 1000;
+        fake.publish(new Date(clock).toISOString());
+      }
+    };
+    const run = await collect(fake);
+    // What the first page saw (three more than the seed) is the run's list, each once.
+    expect(run.ids).toEqual(newestFirstIds(303));
+    // The end came from the first page, the service's own answer, not a local clock.
+    for (const sent of pagesOf(fake.sent).slice(1)) {
+      expect(sent.body['published_at.end']).toBe('2026-11-20T12:00:03.000Z');
+    }
+  });
+
+  it('an article indexed late inside the window: the count moves and a second pass adds what was skipped', async () => {
+    const fake = FakeNews.seeded(300);
+    // Page 6 is answered long after page 7; an old-dated article indexed in
+    // between shifts page 6 down by one: its last article moves to page 7,
+    // which was already answered. The first pass misses it.
+    fake.latency = (seq) => (pageNumber(fake, seq) === 6 ? 60 : 2);
+    let inserted = false;
+    fake.beforeAnswer = (_seq, sent) => {
+      if (sent.body['page'] === 6 && sent.path === '/v1/news/everything' && !inserted) {
+        inserted = true;
+        fake.publish('2026-11-20T11:59:30.000Z');
+      }
+    };
+    const run = await collect(fake);
+    expect(run.events.find((e) => e.kind === 'moved')).toEqual({
+      kind: 'moved',
+      before: 300,
+      after: 301,
+    });
+    const originals = run.ids.filter((id) => id <= 300);
+    expect(new Set(originals).size).toBe(originals.length);
+    expect([...originals].sort((a, b) => b - a)).toEqual(newestFirstIds(300));
+    // The one the first pass skipped came from the second pass, after every first-pass page.
+    const firstPass = run.pages.filter((p) => !p.rescan).length;
+    expect(run.pages.slice(firstPass).every((p) => p.rescan)).toBe(true);
+    expect(run.pages.some((p) => p.rescan)).toBe(true);
+  });
+
+  it('another order reads the end from a one-article probe sorted newest first', async () => {
+    const fake = FakeNews.seeded(200);
+    const run = await collect(
+      fake,
+      {},
+      { ...SEARCH, body: { 'sort.by': 'id', 'sort.order': 'desc' } },
+    );
+    expect(run.ids).toEqual(newestFirstIds(200));
+    const probe = fake.sent.find((s) => s.body['per_page'] === 1);
+    expect(probe?.body).toMatchObject({ 'sort.by': 'published_at', 'sort.order': 'desc', page: 1 });
+    // Pages after the third are pinned to the probe's answer.
+    const pinnedPages = pagesOf(fake.sent).filter((s) => s.body['published_at.end'] === NEWEST);
+    expect(pinnedPages.length).toBeGreaterThan(10);
+    expect(
+      pagesOf(fake.sent)
+        .slice(0, 4)
+        .every((s) => s.body['published_at.end'] === undefined),
+    ).toBe(true);
+  });
+
+  it('a run that starts past page one does not take its first record for the newest', async () => {
+    const fake = FakeNews.seeded(200);
+    const run = await collect(fake, { startPage: 3 });
+    expect(run.ids).toEqual(newestFirstIds(200).slice(20));
+    expect(fake.sent.some((s) => s.body['per_page'] === 1)).toBe(true);
+  });
+
+  it('a title search without dates is pinned to the 31 days before the window’s end', async () => {
+    const fake = FakeNews.seeded(100);
+    await collect(fake, {}, SEARCH);
+    const second = pagesOf(fake.sent)[1];
+    expect(second?.body).toMatchObject({
+      'published_at.end': NEWEST,
+      'published_at.start': '2026-10-20T12:00:00.000Z',
+    });
+  });
+
+  it('--resume’s pin is sent from the first page', async () => {
+    const fake = FakeNews.seeded(100);
+    const pin = { end: '2026-11-20T11:00:00.000Z' };
+    const run = await collect(fake, { startPage: 2, pin });
+    expect(pagesOf(fake.sent)[0]?.body['published_at.end']).toBe(pin.end);
+    expect(run.ids[0]).toBe(100 - 60 - 10);
+  });
+});
+
+describe('lists that do not grow', () => {
+  it('articles by id page at once from the second page, up to the ids asked for', async () => {
+    const fake = FakeNews.seeded(100);
+    const ids = Array.from({ length: 95 }, (_, i) => i + 1).join(',');
+    const run = await collect(
+      fake,
+      {},
+      { method: 'POST', path: '/v1/news/article', body: { id: ids } },
+    );
+    expect(run.ids).toHaveLength(100);
+    expect(fake.maxInFlight).toBeGreaterThan(1);
+    // Ten pages hold 95 ids: nothing asked for past the tenth.
+    expect(Math.max(...fake.sent.map((s) => Number(s.body['page'])))).toBe(10);
+    expect(countsOf(fake.sent)).toHaveLength(0);
+  });
+});
+
+describe('faults, budgets and stops', () => {
+  it('through injected 429s and 500s: the fault-free records, and the window backs off', async () => {
+    const quiet = await collect(FakeNews.seeded(500));
+    const fake = FakeNews.seeded(500);
+    fake.latency = () => 3;
+    fake.fault = (seq) =>
+      seq % 7 === 0
+        ? { status: 429, headers: { 'retry-after': '0' } }
+        : seq % 11 === 0
+          ? { status: 500 }
+          : undefined;
+    const run = await collect(fake);
+    expect(run.ids).toEqual(quiet.ids);
+    const backoffs = run.events.filter((e) => e.kind === 'back-off');
+    expect(backoffs.length).toBeGreaterThan(0);
+    expect(backoffs[0]).toMatchObject({ status: 429 });
+  });
+
+  it('the rate-limit headers cap the pages in flight', async () => {
+    const fake = FakeNews.seeded(300);
+    fake.latency = () => 5;
+    fake.rateLimit = () => ({ limit: 300, remaining: 35, reset: 60 });
+    const run = await collect(fake);
+    expect(run.ids).toEqual(newestFirstIds(300));
+    // A tenth of the 35 left: three at once.
+    expect(fake.maxInFlight).toBe(3);
+    // Within the last tenth of the window the client paces: one at a time.
+    const paced = FakeNews.seeded(300);
+    paced.latency = () => 5;
+    paced.rateLimit = () => ({ limit: 300, remaining: 25, reset: 1 });
+    expect((await collect(paced)).ids).toEqual(newestFirstIds(300));
+    expect(paced.maxInFlight).toBe(1);
+  });
+
+  it('maxRequests: nothing is sent past it, prefetch, probes and counts included', async () => {
+    for (const max of [2, 5, 9, 20]) {
+      const fake = FakeNews.seeded(500);
+      const run = await collect(fake, { maxRequests: max });
+      expect(fake.sent.length).toBeLessThanOrEqual(max);
+      expect(run.events.some((e) => e.kind === 'capped')).toBe(true);
+      expect(run.ids).toEqual(newestFirstIds(500).slice(0, run.ids.length));
+    }
+  });
+
+  it('under a budget, a window that costs requests opens only when the expected pages leave room', async () => {
+    // 500 records, 50 pages: a budget of 50 has no room for the two counts; 52 has.
+    const tight = FakeNews.seeded(500);
+    const a = await collect(tight, { maxRequests: 50, expected: 500 });
+    expect(a.ids).toEqual(newestFirstIds(500));
+    expect(countsOf(tight.sent)).toHaveLength(0);
+    expect(tight.maxInFlight).toBe(1);
+    const room = FakeNews.seeded(500);
+    const b = await collect(room, { maxRequests: 52, expected: 500 });
+    expect(b.ids).toEqual(newestFirstIds(500));
+    expect(countsOf(room.sent)).toHaveLength(2);
+    expect(room.sent.length).toBeLessThanOrEqual(52);
+    expect(b.events.some((e) => e.kind === 'capped')).toBe(false);
+    // Without an expectation, a budgeted run does not spend on a window's counts.
+    const blind = FakeNews.seeded(500);
+    expect((await collect(blind, { maxRequests: 80 })).ids).toHaveLength(500);
+    expect(countsOf(blind.sent)).toHaveLength(0);
+  });
+
+  it('a failed page fails the run after the pages before it were handed over', async () => {
+    const fake = FakeNews.seeded(300);
+    fake.latency = (seq) => (pageNumber(fake, seq) === 9 ? 1 : 8);
+    fake.fault = (_seq, sent) => (sent.body['page'] === 9 ? { status: 400 } : undefined);
+    const pages: number[] = [];
+    const client = clientFor(fake);
+    const iterate = async (): Promise<void> => {
+      for await (const page of client.paginate(SEARCH, { perPage: 10 })) pages.push(page.page);
+    };
+    await expect(iterate()).rejects.toMatchObject({ status: 400 });
+    expect(pages).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('the last page the caller wants ends the run and aborts what was asked past it', async () => {
+    const fake = FakeNews.seeded(500);
+    fake.latency = () => 4;
+    const run = await collect(fake, {
+      lastPage: (records) => records.some((r) => (r['id'] as number) <= 300),
+    });
+    expect(run.ids).toEqual(newestFirstIds(500).slice(0, 210));
+    await expect.poll(() => fake.inFlight, { timeout: 1000 }).toBe(0);
+  });
+
+  it('breaking out of the loop aborts every page in flight', async () => {
+    const fake = FakeNews.seeded(500);
+    fake.latency = () => 30;
+    const client = clientFor(fake);
+    for await (const page of client.paginate(SEARCH, { perPage: 10 })) {
+      if (page.page === 6) break;
+    }
+    await expect.poll(() => fake.inFlight, { timeout: 1000 }).toBe(0);
+  });
+});
+
+/** The page number request `seq` asked for (known once it was sent). */
+function pageNumber(fake: FakeNews, seq: number): number | undefined {
+  const sent = fake.sent.find((s) => s.seq === seq);
+  return sent?.path === '/v1/news/everything' ? Number(sent.body['page']) : undefined;
+}
