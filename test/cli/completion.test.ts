@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFile } from '../../src/cli/completion/engine.js';
-import { globalsOf } from '../../src/cli/global-options.js';
+import { DEFAULT_GLOBALS, PAGING, globalsOf } from '../../src/cli/global-options.js';
 import { liveTree } from '../../src/cli/completion/in-process.js';
 import { configPath } from '../../src/cli/settings/config-file.js';
 import { SHELLS, SHELL_FILES, completionScript } from '../../src/cli/completion/scripts.js';
@@ -200,8 +200,8 @@ describe('drift: completion data and scripts follow the code', () => {
       '--help',
       // The command's own options (--resolve, the unattended-run flags, …), from its spec.
       ...(searchSpec.options ?? []).map((o) => o.flags.split(/[ ,<[]/)[0] ?? ''),
-      // The global options it takes, from the one table.
-      ...globalsOf(searchSpec.globals).map(
+      // The global options it takes, from the one table (--concurrency: it pages).
+      ...globalsOf([...(searchSpec.globals ?? DEFAULT_GLOBALS), ...PAGING]).map(
         (o) => o.flags.split(/[ <]/).find((f) => f.startsWith('--')) ?? '',
       ),
     ];
