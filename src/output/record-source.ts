@@ -51,6 +51,7 @@ interface Handback {
 
 export class RecordSource implements PageSource {
   private spec: EncoderSpec | undefined;
+  private specKnown = false;
   private readonly buffers = new ChunkBuffers();
 
   constructor(
@@ -60,6 +61,7 @@ export class RecordSource implements PageSource {
 
   encodeWith(spec: EncoderSpec | undefined): void {
     this.spec = spec;
+    this.specKnown = true;
   }
 
   private chunkSize(): number {
@@ -71,27 +73,45 @@ export class RecordSource implements PageSource {
     let reader = new LineReader();
     let decoder = new TextDecoder('utf-8');
     let parallelTried = false;
+    // Started with the first full-sized chunk, so that the workers boot while
+    // this thread reads that chunk and the writer is made (~60 ms on this
+    // machine); closed unused when the writer encodes on this thread only,
+    // or the input is not one record per line.
+    let pool: WorkerPool | undefined;
     try {
       for (;;) {
         const next = await chunks.next();
         if (next.done) break;
+        if (
+          !parallelTried &&
+          pool === undefined &&
+          this.options.jobs > 1 &&
+          next.value.bytes.length >= this.chunkSize()
+        ) {
+          const { WorkerPool } = await import('./parallel/pool.js');
+          pool = new WorkerPool(this.options.jobs);
+        }
         reader.feedBytes(next.value.bytes, decoder);
         this.buffers.give(next.value.bytes);
         while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
+        if (parallelTried) continue;
         const spec = this.spec;
-        if (
-          parallelTried ||
-          spec === undefined ||
-          this.options.jobs <= 1 ||
-          !next.value.whole ||
-          !reader.lineShaped ||
-          (reader.mode !== 'lines' && reader.mode !== 'array')
-        ) {
+        if (this.specKnown && (spec === undefined || this.options.jobs <= 1 || reader.scanning)) {
+          // This input or this format is read and written here: no workers.
+          parallelTried = true;
+          await pool?.close();
+          pool = undefined;
           continue;
         }
+        if (spec === undefined || pool === undefined || !next.value.whole || !reader.lineShaped) {
+          continue;
+        }
+        if (reader.mode !== 'lines' && reader.mode !== 'array') continue;
         parallelTried = true;
         if (reader.out.length > 0) yield reader.out.splice(0);
-        const handback = yield* this.parallel(spec, chunks, reader.mode, reader.line);
+        const handback = yield* this.parallel(pool, spec, chunks, reader.mode, reader.line);
+        await pool.close();
+        pool = undefined;
         if (handback === undefined) return;
         this.options.debug?.(
           `convert: ${handback.why}; the main thread reads on from line ${handback.line}`,
@@ -108,6 +128,7 @@ export class RecordSource implements PageSource {
       reader.end();
       while (reader.out.length > 0) yield reader.out.splice(0, PAGE_SIZE);
     } finally {
+      await pool?.close();
       await chunks.return(undefined);
     }
   }
@@ -117,13 +138,13 @@ export class RecordSource implements PageSource {
    * or where the main thread must take over.
    */
   private async *parallel(
+    pool: WorkerPool,
     spec: EncoderSpec,
     chunks: AsyncGenerator<LineChunk>,
     mode: LineMode,
     line: number,
   ): AsyncGenerator<Page, Handback | undefined> {
-    const { WorkerPool } = await import('./parallel/pool.js');
-    const pool: WorkerPool = new WorkerPool(this.options.jobs, spec);
+    pool.setup(spec);
     this.options.debug?.(`convert: ${this.options.jobs} worker threads read on from line ${line}`);
     // Each chunk is transferred to its worker and comes back with the result.
     const queue: Promise<ChunkResult>[] = [];
@@ -132,49 +153,45 @@ export class RecordSource implements PageSource {
     let inputDone = false;
     // A chunk that is not whole stops the workers there: the main thread reads on.
     let partial: Buffer | undefined;
-    try {
-      for (;;) {
-        while (!inputDone && partial === undefined && queue.length < AHEAD * this.options.jobs) {
-          const next = await chunks.next();
-          if (next.done) inputDone = true;
-          else if (!next.value.whole) partial = next.value.bytes;
-          else {
-            const result = pool.run(next.value.bytes, expected);
-            result.catch(() => undefined); // awaited in turn; a failure must not go unhandled
-            queue.push(result);
-          }
+    for (;;) {
+      while (!inputDone && partial === undefined && queue.length < AHEAD * this.options.jobs) {
+        const next = await chunks.next();
+        if (next.done) inputDone = true;
+        else if (!next.value.whole) partial = next.value.bytes;
+        else {
+          const result = pool.run(next.value.bytes, expected);
+          result.catch(() => undefined); // awaited in turn; a failure must not go unhandled
+          queue.push(result);
         }
-        const head = queue[0];
-        if (head === undefined) {
-          if (partial !== undefined) {
-            const why = `line ${lineNumber} is longer than a chunk may grow (16 MB)`;
-            return { mode: expected, line: lineNumber, why, chunks: [partial] };
-          }
-          break;
-        }
-        const result = await head;
-        if (result.status === 'failed') throw new Error(`convert worker: ${result.error}`);
-        if (result.status === 'not-lines' || result.startMode !== expected) {
-          const back: Buffer[] = [];
-          for (const r of queue) {
-            const { input } = await r;
-            back.push(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
-          }
-          if (partial !== undefined) back.push(partial);
-          const why =
-            result.status === 'not-lines'
-              ? `line ${lineNumber + result.lines} is not one record per line`
-              : `the input changes shape at line ${lineNumber}`;
-          return { mode: expected, line: lineNumber, why, chunks: back };
-        }
-        queue.shift();
-        this.buffers.give(result.input);
-        expected = result.endMode;
-        lineNumber += result.lines;
-        yield result.page;
       }
-    } finally {
-      await pool.close();
+      const head = queue[0];
+      if (head === undefined) {
+        if (partial !== undefined) {
+          const why = `line ${lineNumber} is longer than a chunk may grow (16 MB)`;
+          return { mode: expected, line: lineNumber, why, chunks: [partial] };
+        }
+        break;
+      }
+      const result = await head;
+      if (result.status === 'failed') throw new Error(`convert worker: ${result.error}`);
+      if (result.status === 'not-lines' || result.startMode !== expected) {
+        const back: Buffer[] = [];
+        for (const r of queue) {
+          const { input } = await r;
+          back.push(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
+        }
+        if (partial !== undefined) back.push(partial);
+        const why =
+          result.status === 'not-lines'
+            ? `line ${lineNumber + result.lines} is not one record per line`
+            : `the input changes shape at line ${lineNumber}`;
+        return { mode: expected, line: lineNumber, why, chunks: back };
+      }
+      queue.shift();
+      this.buffers.give(result.input);
+      expected = result.endMode;
+      lineNumber += result.lines;
+      yield result.page;
     }
     if (expected === 'array') throw bad('the input ends in the middle of a JSON value');
     return undefined;

@@ -1,7 +1,8 @@
 /**
- * The worker threads of `news convert`: tasks go round-robin (chunks are of
- * equal size), results come back by id. A worker that dies fails every task
- * still out.
+ * The worker threads of `news convert`: started as soon as the input looks
+ * big enough to share, told how to encode once the writer exists (`setup`),
+ * then given tasks round-robin (chunks are of equal size); results come back
+ * by id. A worker that dies fails every task still out.
  */
 import { Worker } from 'node:worker_threads';
 import type { EncoderSpec } from '../format-writer.js';
@@ -20,14 +21,12 @@ export class WorkerPool {
   private failure: Error | undefined;
   private closed = false;
 
-  constructor(size: number, spec: EncoderSpec) {
-    const workerData: WorkerSetup = { spec };
+  constructor(size: number) {
     const url = new URL('./worker.js', import.meta.url);
     this.workers = Array.from({ length: size }, () => {
       // A small young generation: workers allocate fast and keep little;
       // the default (48 MB) cost ~40 MB of RSS per worker for no speed.
       const worker = new Worker(url, {
-        workerData,
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
       });
       worker.on('message', (result: ChunkResult) => {
@@ -47,6 +46,12 @@ export class WorkerPool {
     this.failure ??= error;
     for (const waiting of this.waiting.values()) waiting.reject(this.failure);
     this.waiting.clear();
+  }
+
+  /** Tells every worker how to encode; before the first `run`. */
+  setup(spec: EncoderSpec): void {
+    const setup: WorkerSetup = { spec };
+    for (const worker of this.workers) worker.postMessage(setup);
   }
 
   /**

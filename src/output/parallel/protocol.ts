@@ -2,6 +2,11 @@
 import type { EncodedPage, EncoderSpec } from '../format-writer.js';
 import type { LineMode } from '../line-reader.js';
 
+/**
+ * How to encode, sent once the writer exists: the workers are started
+ * before that (they boot while the main thread reads the first chunk), so
+ * the spec comes as the first message, not as workerData.
+ */
 export interface WorkerSetup {
   readonly spec: EncoderSpec;
 }
