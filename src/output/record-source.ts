@@ -73,10 +73,10 @@ export class RecordSource implements PageSource {
     let reader = new LineReader();
     let decoder = new TextDecoder('utf-8');
     let parallelTried = false;
-    // Started with the first full-sized chunk, so that the workers boot while
-    // this thread reads that chunk and the writer is made (~60 ms on this
-    // machine); closed unused when the writer encodes on this thread only,
-    // or the input is not one record per line.
+    // Started with the first chunk when more follow, so that the workers boot
+    // while this thread reads that chunk and the writer is made (~60 ms on
+    // this machine); closed unused when the writer encodes on this thread
+    // only, or the input is not one record per line.
     let pool: WorkerPool | undefined;
     try {
       for (;;) {
@@ -86,7 +86,7 @@ export class RecordSource implements PageSource {
           !parallelTried &&
           pool === undefined &&
           this.options.jobs > 1 &&
-          next.value.bytes.length >= this.chunkSize()
+          next.value.last !== true
         ) {
           const { WorkerPool } = await import('./parallel/pool.js');
           pool = new WorkerPool(this.options.jobs);

@@ -13,6 +13,8 @@ export interface LineChunk {
   readonly bytes: Buffer;
   /** Ends at a line end, or at the end of the input. */
   readonly whole: boolean;
+  /** The input's last chunk. */
+  readonly last?: boolean;
 }
 
 /**
@@ -87,5 +89,5 @@ export async function* lineChunks(
     total = restLength;
     searched = 0;
   }
-  if (total > 0) yield { bytes: join(parts, total, buffers), whole: true };
+  if (total > 0) yield { bytes: join(parts, total, buffers), whole: true, last: true };
 }
