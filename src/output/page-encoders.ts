@@ -54,7 +54,7 @@ export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder>
     case 'ndjson':
       return textChunks((await import('./formats/json.js')).jsonLinesEncoder(spec));
     case 'csv':
-      return textChunks(await (await import('./formats/csv.js')).csvEncoder(spec));
+      return textChunks((await import('./formats/csv.js')).csvEncoder(spec));
     case 'tsv':
       return textChunks((await import('./formats/tsv.js')).tsvEncoder(spec));
     case 'xml':
