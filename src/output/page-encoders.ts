@@ -7,7 +7,35 @@
  */
 import type { EncodedPage, EncoderSpec } from './format-writer.js';
 import type { PageEncoder } from './text-writer.js';
-import type { ApiRecord } from './types.js';
+import type { ApiRecord, FormatName } from './types.js';
+
+/** The formats a worker thread can encode (`loadChunkEncoder`). */
+export const OFF_THREAD_FORMATS: ReadonlySet<FormatName> = new Set([
+  'json',
+  'jsonl',
+  'ndjson',
+  'csv',
+  'tsv',
+  'xml',
+  'rss',
+  'parquet',
+]);
+
+/**
+ * Loads what `format`'s encoder needs (its module, its library, Snappy's
+ * WebAssembly) by making one with no columns and dropping it: a worker does
+ * this while it waits for the writer's spec.
+ */
+export async function preloadEncoder(format: FormatName): Promise<void> {
+  if (!OFF_THREAD_FORMATS.has(format)) return;
+  await loadChunkEncoder({
+    format,
+    columns: [],
+    projected: false,
+    kind: 'generic',
+    sanitize: false,
+  });
+}
 
 export interface ChunkEncoder {
   add(records: readonly ApiRecord[]): void;

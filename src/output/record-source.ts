@@ -19,7 +19,8 @@ import { ChunkBuffers, lineChunks } from './parallel/line-chunks.js';
 import type { LineChunk } from './parallel/line-chunks.js';
 import type { WorkerPool } from './parallel/pool.js';
 import type { ChunkResult } from './parallel/protocol.js';
-import type { ApiRecord } from './types.js';
+import { OFF_THREAD_FORMATS } from './page-encoders.js';
+import type { ApiRecord, FormatName } from './types.js';
 
 export const PAGE_SIZE = 100;
 /** Text formats: about 80 articles a chunk. */
@@ -35,6 +36,12 @@ const AHEAD = 2;
 export interface RecordSourceOptions {
   /** Worker threads once the writer's spec is known; 1 or less: none. */
   jobs: number;
+  /**
+   * The format the writer is expected to use: workers are not started for
+   * one that encodes on the main thread only (xlsx, table), and load its
+   * encoder while they wait for the writer.
+   */
+  format?: FormatName | undefined;
   /** Says when the workers start and when they hand back (shown with --verbose). */
   debug?: (message: string) => void;
 }
@@ -86,10 +93,11 @@ export class RecordSource implements PageSource {
           !parallelTried &&
           pool === undefined &&
           this.options.jobs > 1 &&
-          next.value.last !== true
+          next.value.last !== true &&
+          (this.options.format === undefined || OFF_THREAD_FORMATS.has(this.options.format))
         ) {
           const { WorkerPool } = await import('./parallel/pool.js');
-          pool = new WorkerPool(this.options.jobs);
+          pool = new WorkerPool(this.options.jobs, this.options.format);
         }
         reader.feedBytes(next.value.bytes, decoder);
         this.buffers.give(next.value.bytes);

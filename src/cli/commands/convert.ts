@@ -4,7 +4,7 @@ import { UsageError } from '../../api/errors.js';
 import type { PageSource } from '../../output/format-writer.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
-import { exportPages } from '../lists/export-pages.js';
+import { chooseFormat, exportPages } from '../lists/export-pages.js';
 
 const KINDS: readonly RecordKind[] = ['article', 'person', 'company', 'journalist', 'generic'];
 const MAX_JOBS = 16;
@@ -85,6 +85,7 @@ export const convert: CommandSpec = {
     const bytes = gunzipIfCompressed(stream as AsyncIterable<Uint8Array | string>);
     const source = new RecordSource(bytes, {
       jobs,
+      format: await chooseFormat(runtime),
       debug: (m) => runtime.report.debug(m),
     });
     const iterator = source[Symbol.asyncIterator]();

@@ -7,7 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import type { EncoderSpec } from '../format-writer.js';
 import type { LineMode } from '../line-reader.js';
-import type { ChunkResult, ChunkTask, WorkerSetup } from './protocol.js';
+import type { FormatName } from '../types.js';
+import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
 
 interface Waiting {
   resolve(result: ChunkResult): void;
@@ -21,12 +22,15 @@ export class WorkerPool {
   private failure: Error | undefined;
   private closed = false;
 
-  constructor(size: number) {
+  /** `format`: the writer's expected format, whose encoder the workers load while they wait. */
+  constructor(size: number, format: FormatName | undefined) {
     const url = new URL('./worker.js', import.meta.url);
+    const workerData: WorkerHint = { format };
     this.workers = Array.from({ length: size }, () => {
       // A small young generation: workers allocate fast and keep little;
       // the default (48 MB) cost ~40 MB of RSS per worker for no speed.
       const worker = new Worker(url, {
+        workerData,
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
       });
       worker.on('message', (result: ChunkResult) => {

@@ -1,6 +1,12 @@
 /** The messages between convert's main thread (pool.ts) and its workers (worker.ts). */
 import type { EncodedPage, EncoderSpec } from '../format-writer.js';
 import type { LineMode } from '../line-reader.js';
+import type { FormatName } from '../types.js';
+
+/** workerData: the format the writer is expected to use, loaded while the worker waits. */
+export interface WorkerHint {
+  readonly format: FormatName | undefined;
+}
 
 /**
  * How to encode, sent once the writer exists: the workers are started

@@ -5,13 +5,16 @@
  * and its records handed to the encoder as they come, so a worker holds one
  * slice of parsed records, not a chunk's.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { LineReader } from '../line-reader.js';
-import { loadChunkEncoder } from '../page-encoders.js';
+import { loadChunkEncoder, preloadEncoder } from '../page-encoders.js';
 import type { ChunkEncoder } from '../page-encoders.js';
-import type { ChunkResult, ChunkTask, WorkerSetup } from './protocol.js';
+import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
 
 const port = parentPort!;
+const { format } = workerData as WorkerHint;
+// Loaded while the main thread makes the writer; a failure shows at setup.
+const preloaded = format === undefined ? Promise.resolve() : preloadEncoder(format).catch(() => {});
 
 type Outcome = ChunkResult extends infer R ? (R extends unknown ? Omit<R, 'input'> : never) : never;
 
@@ -40,7 +43,8 @@ let encoder: Promise<ChunkEncoder> | undefined;
 
 port.on('message', async (message: WorkerSetup | ChunkTask) => {
   if (encoder === undefined) {
-    encoder = loadChunkEncoder((message as WorkerSetup).spec);
+    const { spec } = message as WorkerSetup;
+    encoder = preloaded.then(() => loadChunkEncoder(spec));
     encoder.catch(() => undefined); // reported with the first task
     return;
   }
