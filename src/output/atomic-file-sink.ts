@@ -167,7 +167,7 @@ export async function removeStaleTemporaries(path: string): Promise<string[]> {
  * rename finds little left to write: 120 MB took ~30-60 ms at the end
  * otherwise.
  */
-const WRITEBACK_EVERY = 32 * 1024 * 1024;
+const WRITEBACK_EVERY = 8 * 1024 * 1024;
 
 export class AtomicFileSink extends StreamSink {
   private done = false;
