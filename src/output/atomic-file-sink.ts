@@ -281,7 +281,6 @@ export class AtomicFileSink extends StreamSink {
       this.done = true;
       return;
     }
-    await this.writeback;
     await promisify(fsync)(this.fd);
     await this.closeFd();
     await rename(this.tempPath, this.finalPath);
