@@ -72,6 +72,10 @@ export interface FormatWriter {
 
 /** A page source that can take encoded pages once it knows how the writer encodes. */
 export interface PageSource extends AsyncIterable<Page> {
-  /** Called once the writer exists (undefined: the format encodes on the main thread only). */
-  encodeWith?(spec: EncoderSpec | undefined): void;
+  /**
+   * Called once the writer exists (undefined: the format encodes on the main
+   * thread only), before the first page is written. True: the records
+   * already given out come again (encoded), so the caller drops them.
+   */
+  encodeWith?(spec: EncoderSpec | undefined): boolean | undefined;
 }

@@ -32,6 +32,8 @@ const TEXT_CHUNK = 1024 * 1024;
 const PARQUET_CHUNK = 2 * 1024 * 1024;
 /** Chunks out at once, per worker: one being encoded, one waiting. */
 const AHEAD = 2;
+/** The workers read the first page's chunks again only when they are this few. */
+const MAX_SAMPLED = 4;
 
 export interface RecordSourceOptions {
   /** Worker threads once the writer's spec is known; 1 or less: none. */
@@ -44,6 +46,12 @@ export interface RecordSourceOptions {
   format?: FormatName | undefined;
   /** Says when the workers start and when they hand back (shown with --verbose). */
   debug?: (message: string) => void;
+}
+
+/** A chunk read for the first page, and the mode it starts in. */
+interface Sampled {
+  readonly bytes: Buffer;
+  readonly mode: LineMode;
 }
 
 /** Where the workers stopped: the main thread reads on from here. */
@@ -60,15 +68,37 @@ export class RecordSource implements PageSource {
   private spec: EncoderSpec | undefined;
   private specKnown = false;
   private readonly buffers = new ChunkBuffers();
+  /**
+   * The chunks this thread read for the first page (the writer's sample),
+   * while the workers may still read them again from the first byte;
+   * undefined once they may not (the input is not lines, or is small).
+   */
+  private sampled: Sampled[] | undefined = [];
+  /** The workers read the input from its first byte; this thread's records are dropped. */
+  private retake = false;
 
   constructor(
     private readonly input: AsyncIterable<Uint8Array | string>,
     private readonly options: RecordSourceOptions,
   ) {}
 
-  encodeWith(spec: EncoderSpec | undefined): void {
+  /**
+   * True when the workers will read the input again from its first byte: the
+   * caller then drops the records it has (they come again, encoded), and
+   * this thread encodes nothing. Its one encode, all cold code, cost more
+   * than the same records on a worker (~100 ms for Parquet's first group).
+   */
+  encodeWith(spec: EncoderSpec | undefined): boolean {
     this.spec = spec;
     this.specKnown = true;
+    this.retake = spec !== undefined && this.sampled !== undefined && this.sampled.length > 0;
+    if (!this.retake) this.dropSample();
+    return this.retake;
+  }
+
+  private dropSample(): void {
+    for (const { bytes } of this.sampled ?? []) this.buffers.give(bytes);
+    this.sampled = undefined;
   }
 
   private chunkSize(): number {
@@ -99,11 +129,38 @@ export class RecordSource implements PageSource {
           const { WorkerPool } = await import('./parallel/pool.js');
           pool = new WorkerPool(this.options.jobs, this.options.format);
         }
+        const startMode = reader.mode;
         reader.feedBytes(next.value.bytes, decoder);
-        this.buffers.give(next.value.bytes);
-        while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
+        if (this.sampled !== undefined && !this.specKnown) {
+          this.sampled.push({ bytes: next.value.bytes, mode: startMode });
+          const lines = reader.lineShaped && (reader.mode === 'lines' || reader.mode === 'array');
+          if (
+            pool === undefined ||
+            !next.value.whole ||
+            !lines ||
+            this.sampled.length > MAX_SAMPLED
+          ) {
+            this.dropSample();
+          }
+        } else {
+          this.buffers.give(next.value.bytes);
+        }
+        while (reader.out.length >= PAGE_SIZE && !this.retake) {
+          yield reader.out.splice(0, PAGE_SIZE);
+        }
         if (parallelTried) continue;
         const spec = this.spec;
+        if (this.retake && pool !== undefined && spec !== undefined) {
+          parallelTried = true;
+          const again = this.sampled ?? [];
+          this.sampled = undefined;
+          const handback = yield* this.parallel(pool, spec, chunks, reader.mode, 1, again);
+          await pool.close();
+          pool = undefined;
+          if (handback === undefined) return;
+          [reader, decoder] = yield* this.readBack(handback);
+          continue;
+        }
         if (this.specKnown && (spec === undefined || this.options.jobs <= 1 || reader.scanning)) {
           // This input or this format is read and written here: no workers.
           parallelTried = true;
@@ -117,20 +174,11 @@ export class RecordSource implements PageSource {
         if (reader.mode !== 'lines' && reader.mode !== 'array') continue;
         parallelTried = true;
         if (reader.out.length > 0) yield reader.out.splice(0);
-        const handback = yield* this.parallel(pool, spec, chunks, reader.mode, reader.line);
+        const handback = yield* this.parallel(pool, spec, chunks, reader.mode, reader.line, []);
         await pool.close();
         pool = undefined;
         if (handback === undefined) return;
-        this.options.debug?.(
-          `convert: ${handback.why}; the main thread reads on from line ${handback.line}`,
-        );
-        // The same state a main-thread reader would have had at this chunk.
-        reader = new LineReader({ mode: handback.mode, line: handback.line });
-        decoder = new TextDecoder('utf-8');
-        for (const chunk of handback.chunks) {
-          reader.feedBytes(chunk, decoder);
-          while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
-        }
+        [reader, decoder] = yield* this.readBack(handback);
       }
       reader.feed(decoder.decode());
       reader.end();
@@ -139,6 +187,22 @@ export class RecordSource implements PageSource {
       await pool?.close();
       await chunks.return(undefined);
     }
+  }
+
+  /** Reads the chunks the workers handed back, in the state a main-thread reader would have had. */
+  private async *readBack(
+    handback: Handback,
+  ): AsyncGenerator<Page, [LineReader, InstanceType<typeof TextDecoder>]> {
+    this.options.debug?.(
+      `convert: ${handback.why}; the main thread reads on from line ${handback.line}`,
+    );
+    const reader = new LineReader({ mode: handback.mode, line: handback.line });
+    const decoder = new TextDecoder('utf-8');
+    for (const chunk of handback.chunks) {
+      reader.feedBytes(chunk, decoder);
+      while (reader.out.length >= PAGE_SIZE) yield reader.out.splice(0, PAGE_SIZE);
+    }
+    return [reader, decoder];
   }
 
   /**
@@ -151,23 +215,32 @@ export class RecordSource implements PageSource {
     chunks: AsyncGenerator<LineChunk>,
     mode: LineMode,
     line: number,
+    /** Chunks to read before those still to come from `chunks` (which start in `mode`), each with the mode it starts in. */
+    first: Sampled[],
   ): AsyncGenerator<Page, Handback | undefined> {
     pool.setup(spec);
     this.options.debug?.(`convert: ${this.options.jobs} worker threads read on from line ${line}`);
     // Each chunk is transferred to its worker and comes back with the result.
     const queue: Promise<ChunkResult>[] = [];
-    let expected = mode;
+    let expected = first[0]?.mode ?? mode;
     let lineNumber = line;
     let inputDone = false;
     // A chunk that is not whole stops the workers there: the main thread reads on.
     let partial: Buffer | undefined;
     for (;;) {
       while (!inputDone && partial === undefined && queue.length < AHEAD * this.options.jobs) {
+        const again = first.shift();
+        if (again !== undefined) {
+          const result = pool.run(again.bytes, again.mode);
+          result.catch(() => undefined);
+          queue.push(result);
+          continue;
+        }
         const next = await chunks.next();
         if (next.done) inputDone = true;
         else if (!next.value.whole) partial = next.value.bytes;
         else {
-          const result = pool.run(next.value.bytes, expected);
+          const result = pool.run(next.value.bytes, mode);
           result.catch(() => undefined); // awaited in turn; a failure must not go unhandled
           queue.push(result);
         }
@@ -188,6 +261,7 @@ export class RecordSource implements PageSource {
           const { input } = await r;
           back.push(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
         }
+        back.push(...first.map((f) => f.bytes));
         if (partial !== undefined) back.push(partial);
         const why =
           result.status === 'not-lines'

@@ -92,6 +92,24 @@ describe('news convert on worker threads', () => {
     expect(b.map((row) => Number(row[0]))).toEqual(records.map((r) => r['id']));
   });
 
+  it.each([
+    // Read again from the first byte: this thread encodes nothing.
+    ['reads again the chunks of a first page that spans three', 30_000, /read on from line 1\n/],
+    // Too many to keep: the workers start after the first page.
+    ['reads on after a first page that spans more than four chunks', 60_000, /from line 1\d\d\n/],
+  ])('%s (bodies of %i bytes)', async (_, bodyLength, start) => {
+    // The first page is 100 records: 3 or 6 MB of them, over 1 MB chunks.
+    const big = records
+      .slice(0, 400)
+      .map((r, i) => ({ ...r, body: `${i} ${'b'.repeat(bodyLength)}` }));
+    const input = write(`big-${bodyLength}.jsonl`, big.map((r) => JSON.stringify(r)).join('\n'));
+    for (const format of ['jsonl', 'csv']) {
+      const [one, two, run] = await both(input, format);
+      expect(run.stderr).toMatch(start);
+      expect(two.equals(one)).toBe(true);
+    }
+  });
+
   it('reads our own -f json output (an array, one record per line) on the workers', async () => {
     const array = join(dir, 'array.json');
     expect((await convert([jsonl, '--jobs', '1', '-o', array])).code).toBe(0);
