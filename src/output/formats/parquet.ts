@@ -12,7 +12,6 @@
  * (`sentiment_overall_score`): Spark and other engines read a dot as struct
  * access. The dotted names are kept in the file's key-value metadata.
  */
-import type { ParquetWriter } from 'hyparquet-writer';
 import type { Column, ColumnType } from '../columns.js';
 import { encoderSpec } from '../format-writer.js';
 import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
@@ -146,7 +145,8 @@ async function sinkWriter(sink: Sink): Promise<SinkWriter> {
   return Object.assign(writer, { flush: drain, finish: drain, passBytes });
 }
 
-function schemaOf(columns: readonly Column[]): SchemaElement[] {
+/** The file's schema: a root and one optional leaf per column. */
+export function schemaOf(columns: readonly Column[]): SchemaElement[] {
   const names = parquetNames(columns);
   return [
     { name: 'root', num_children: columns.length },
@@ -156,6 +156,7 @@ function schemaOf(columns: readonly Column[]): SchemaElement[] {
 
 /** A row group's metadata, its offsets counted from the group's first byte. */
 
+const PAR1 = 0x31524150;
 const PAR1_LENGTH = 4;
 
 /**
@@ -174,7 +175,7 @@ const HAS_STATISTICS: Record<ColumnType, boolean> = {
 };
 
 /** Adds `by` to every file offset of a row group's metadata. */
-function shiftOffsets(meta: RowGroupMeta, by: number): void {
+export function shiftOffsets(meta: RowGroupMeta, by: number): void {
   const delta = BigInt(by);
   for (const chunk of meta.rowGroup.columns) {
     chunk.file_offset += delta;
@@ -276,52 +277,18 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   };
 }
 
-/**
- * Places encoded row groups at the writer's current offset. Their metadata
- * stays in memory until the footer: the per-column arrays that are the same
- * in every group (path, encodings, encoding stats) are shared, and page
- * indexes are kept only where there is one (a chunk of more than one page).
- */
-function rowGroupAppender(pw: ParquetWriter, writer: SinkWriter): (page: EncodedPage) => void {
-  const shared = new Map<string, unknown>();
-  const intern = <T>(value: T): T => {
-    const key = JSON.stringify(value);
-    const known = shared.get(key);
-    if (known !== undefined) return known as T;
-    shared.set(key, value);
-    return value;
-  };
-  return (page) => {
-    const meta = page.parquet;
-    if (meta === undefined) throw new Error('parquet: a page without row group metadata');
-    shiftOffsets(meta, writer.offset);
-    writer.passBytes(page.bytes);
-    for (const chunk of meta.rowGroup.columns) {
-      const m = chunk.meta_data;
-      if (m === undefined) continue;
-      m.path_in_schema = intern(m.path_in_schema);
-      m.encodings = intern(m.encodings);
-      if (m.encoding_stats !== undefined) m.encoding_stats = intern(m.encoding_stats);
-    }
-    pw.row_groups.push(meta.rowGroup);
-    for (const index of meta.indexes) {
-      if (index.offsetIndex !== undefined || index.columnIndex !== undefined) {
-        pw.pendingIndexes.push(index);
-      }
-    }
-    pw.num_rows += meta.rowGroup.num_rows;
-  };
-}
-
 export async function createParquetWriter(ctx: WriterContext): Promise<FormatWriter> {
-  const { ParquetWriter } = await import('hyparquet-writer');
+  const [{ ByteWriter }, { ParquetFooter }] = await Promise.all([
+    import('hyparquet-writer'),
+    import('./parquet-footer.js'),
+  ]);
   const spec = encoderSpec(ctx, 'parquet');
   const names = parquetNames(ctx.columns);
   const writer = await sinkWriter(ctx.sink);
-  const file = new ParquetWriter({
-    writer,
+  writer.appendUint32(PAR1);
+  const footer = new ParquetFooter({
+    ByteWriter,
     schema: schemaOf(ctx.columns),
-    codec: 'SNAPPY',
     createdBy: 'news CLI (hyparquet-writer)',
     kvMetadata: [
       {
@@ -331,12 +298,16 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     ],
   });
   const encoder = await rowGroupEncoder(spec);
-  const appendRowGroup = rowGroupAppender(file, writer);
   let misfits = 0;
+  /** Places an encoded row group at the writer's current offset. */
   const append = async (page: EncodedPage | undefined): Promise<void> => {
+    const meta = page?.parquet;
     if (page === undefined) return;
-    misfits += page.parquet?.misfits ?? 0;
-    appendRowGroup(page);
+    if (meta === undefined) throw new Error('parquet: a page without row group metadata');
+    misfits += meta.misfits;
+    shiftOffsets(meta, writer.offset);
+    writer.passBytes(page.bytes);
+    footer.add(meta.rowGroup, meta.indexes);
     await writer.flush?.();
   };
 
@@ -355,7 +326,8 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     },
     async finish() {
       await append(encoder.flush());
-      await file.finish();
+      footer.write(writer);
+      await writer.finish?.();
       if (misfits > 0) {
         ctx.warn(
           `parquet: ${misfits} value${misfits === 1 ? '' : 's'} did not fit the column type and were written as null`,
