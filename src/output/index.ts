@@ -1,7 +1,7 @@
 /**
  * The output layer's public face: the CLI imports only from here. Importing
  * this module loads no format library: every writer (exceljs,
- * hyparquet-writer, papaparse, fast-xml-parser) is loaded with
+ * hyparquet-writer, fast-xml-parser) is loaded with
  * import() when its format is chosen, keeping `news --help` fast.
  */
 export type { ApiRecord, FormatName, RecordKind } from './types.js';
