@@ -16,10 +16,10 @@ import type { Column, ColumnType } from '../columns.js';
 import { encoderSpec } from '../format-writer.js';
 import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { cellReader } from '../flatten.js';
-import type { Cell } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
 import type { RowGroupMeta } from './parquet-meta.js';
+import { columnValues } from './parquet-columns.js';
 import { Utf8Blocks } from './utf8-blocks.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
@@ -65,48 +65,6 @@ function element(name: string, type: ColumnType): SchemaElement {
     case 'string':
     case 'json':
       return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' };
-  }
-}
-
-type Value = bigint | number | boolean | string | Uint8Array | null;
-
-/** Converts a cell to the column's physical value; what does not fit becomes null (and is counted). */
-function converter(type: ColumnType, misfit: () => void): (c: Cell) => Value {
-  switch (type) {
-    case 'int':
-      return (c) => {
-        if (c === null) return null;
-        const n = typeof c === 'number' ? c : typeof c === 'string' ? Number(c) : Number.NaN;
-        if (Number.isSafeInteger(n)) return BigInt(n);
-        misfit();
-        return null;
-      };
-    case 'float':
-      return (c) => {
-        if (c === null) return null;
-        const n = typeof c === 'number' ? c : typeof c === 'string' ? Number(c) : Number.NaN;
-        if (Number.isFinite(n)) return n;
-        misfit();
-        return null;
-      };
-    case 'bool':
-      return (c) => {
-        if (c === null) return null;
-        if (typeof c === 'boolean') return c;
-        misfit();
-        return null;
-      };
-    case 'timestamp':
-      return (c) => {
-        if (c === null) return null;
-        const t = typeof c === 'string' ? Date.parse(c) : Number.NaN;
-        if (Number.isFinite(t)) return BigInt(t);
-        misfit();
-        return null;
-      };
-    case 'string':
-    case 'json':
-      return (c) => (c === null ? null : String(c));
   }
 }
 
@@ -190,16 +148,6 @@ export function shiftOffsets(meta: RowGroupMeta, by: number): void {
 }
 
 /**
- * Text values longer than this (UTF-16 units) are free text (titles, bodies,
- * JSON companions): held as UTF-8 (utf8-blocks.ts), and a column whose values
- * in a group are mostly such text is written PLAIN, without hyparquet's
- * dictionary attempt, which would hash every value only to find them all
- * different. Shorter text (languages, domains, polarities) is left to
- * hyparquet, which writes it as a dictionary when that pays.
- */
-const FREE_TEXT_LENGTH = 64;
-
-/**
  * Collects rows and encodes them as one row group. Used by the writer and, in
  * the same way, by convert's workers.
  */
@@ -220,13 +168,9 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   const schema = schemaOf(columns);
   const names = schema.slice(1).map((e) => e.name);
   let misfits = 0;
-  const convert = columns.map((c) => converter(c.type, () => void misfits++));
   const cells = columns.map(cellReader);
-  const text = columns.map((c) => c.type === 'string' || c.type === 'json');
   const utf8 = new Utf8Blocks();
-  let data: Value[][] = columns.map(() => []);
-  /** Per column: values held as UTF-8 in this group. */
-  let long = columns.map(() => 0);
+  const held = columns.map((c) => columnValues(c.type, utf8));
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
@@ -235,12 +179,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   return {
     add(record) {
       for (let i = 0; i < columns.length; i++) {
-        let value = convert[i]!(cells[i]!(record));
-        if (text[i] && typeof value === 'string' && value.length > FREE_TEXT_LENGTH) {
-          value = utf8.put(value);
-          long[i]!++;
-        }
-        data[i]!.push(value);
+        if (!held[i]!.add(cells[i]!(record))) misfits++;
       }
       rows++;
     },
@@ -251,9 +190,9 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
       if (rows === 0) return undefined;
       const columnData = columns.map((c, i) => ({
         name: names[i]!,
-        data: data[i]!,
+        data: held[i]!.values(),
         statistics: HAS_STATISTICS[c.type],
-        ...(long[i]! * 2 > rows ? { encoding: 'PLAIN' as const } : {}),
+        ...(held[i]!.plain ? { encoding: 'PLAIN' as const } : {}),
       }));
       scratch.index = 0;
       scratch.offset = 0;
@@ -267,8 +206,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
         bytes: new Uint8Array(scratch.buffer.slice(PAR1_LENGTH, scratch.offset)),
         parquet: meta,
       };
-      data = columns.map(() => []);
-      long = columns.map(() => 0);
+      for (const column of held) column.reset();
       utf8.reset();
       rows = 0;
       misfits = 0;
