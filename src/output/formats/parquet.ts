@@ -151,12 +151,14 @@ export function shiftOffsets(meta: RowGroupMeta, by: number): void {
  * Collects rows and encodes them as one row group. Used by the writer and, in
  * the same way, by convert's workers.
  */
-export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
+export interface RowGroupEncoder {
   add(record: ApiRecord): void;
   readonly rows: number;
   /** The buffered rows as one row group; undefined when there are none. */
   flush(): EncodedPage | undefined;
-}> {
+}
+
+export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
   const [{ ByteWriter, ParquetWriter }, { snappyCompressor }] = await Promise.all([
     import('hyparquet-writer'),
     import('hysnappy'),
@@ -235,7 +237,9 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
       },
     ],
   });
-  const encoder = await rowGroupEncoder(spec);
+  // Made with the first page of records: when convert's workers encode every
+  // row group, this thread never loads the encoder (hysnappy's WebAssembly).
+  let encoder: RowGroupEncoder | undefined;
   let misfits = 0;
   /** Places an encoded row group at the writer's current offset. */
   const append = async (page: EncodedPage | undefined): Promise<void> => {
@@ -252,6 +256,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   return {
     encoder: spec,
     async writePage(records) {
+      encoder ??= await rowGroupEncoder(spec);
       for (const r of records) {
         encoder.add(r);
         if (encoder.rows >= ROW_GROUP_ROWS) await append(encoder.flush());
@@ -259,11 +264,11 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     },
     async writeEncoded(page) {
       if (page.records === 0) return;
-      await append(encoder.flush());
+      await append(encoder?.flush());
       await append(page);
     },
     async finish() {
-      await append(encoder.flush());
+      await append(encoder?.flush());
       footer.write(writer);
       await writer.finish?.();
       if (misfits > 0) {
