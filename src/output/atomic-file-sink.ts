@@ -186,7 +186,7 @@ export class AtomicFileSink extends StreamSink {
     /** Where the temporary file is renamed to (links followed). */
     private readonly finalPath: string,
   ) {
-    super(target);
+    super(target, true); // a file or gzip into one: done with a buffer once its write callback runs
     const listener = (err: Error): void => this.onError(err);
     target.on('error', listener);
     if (file !== target) file.on('error', listener);

@@ -189,7 +189,9 @@ export async function exportRecords(
     };
     const writer = await race(createWriter(format, ctx));
     // The source may read the sampled records again on its workers.
-    if (pages.encodeWith?.(writer.encoder) === true) current = await race(iterator.next());
+    if (pages.encodeWith?.(writer.encoder, sink.copiesWrites === true) === true) {
+      current = await race(iterator.next());
+    }
     while (!current.done) {
       await race(writePage(writer, current.value));
       records += pageRecords(current.value);

@@ -21,7 +21,7 @@ export class LiveFileSink extends StreamSink {
     private readonly file: WriteStream,
     readonly path: string,
   ) {
-    super(file);
+    super(file, true); // a file: done with a buffer once its write callback runs
     file.on('error', (err: Error) => this.onError(err));
   }
 

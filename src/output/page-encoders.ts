@@ -6,6 +6,7 @@
  * here (xlsx, table) encode on the main thread only.
  */
 import type { EncodedPage, EncoderSpec } from './format-writer.js';
+import { pageBytes } from './page-bytes.js';
 import type { PageEncoder } from './text-writer.js';
 import type { ApiRecord, FormatName } from './types.js';
 
@@ -39,8 +40,8 @@ export async function preloadEncoder(format: FormatName): Promise<void> {
 
 export interface ChunkEncoder {
   add(records: readonly ApiRecord[]): void;
-  /** The records added since the last finish, as one page. */
-  finish(): EncodedPage;
+  /** The records added since the last finish, as one page; its bytes in `spare` when they fit. */
+  finish(spare?: ArrayBuffer): EncodedPage;
 }
 
 /**
@@ -65,8 +66,8 @@ function textChunks(encode: PageEncoder): ChunkEncoder {
       used += utf8.encodeInto(text, buffer.subarray(used)).written;
       records += page.length;
     },
-    finish() {
-      const page = { records, bytes: buffer.slice(0, used) };
+    finish(spare) {
+      const page = { records, bytes: pageBytes(buffer.subarray(0, used), spare) };
       used = 0;
       records = 0;
       return page;
@@ -95,8 +96,8 @@ export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder>
         add(records) {
           for (const r of records) encoder.add(r);
         },
-        finish() {
-          return encoder.flush() ?? { records: 0, bytes: new Uint8Array(0) };
+        finish(spare) {
+          return encoder.flush(spare) ?? { records: 0, bytes: new Uint8Array(0) };
         },
       };
     }

@@ -76,6 +76,9 @@ export class RecordSource implements PageSource {
   private sampled: Sampled[] | undefined = [];
   /** The workers read the input from its first byte; this thread's records are dropped. */
   private retake = false;
+  /** Written pages' buffers, handed back to the workers for the next pages' bytes. */
+  private readonly spares: ArrayBuffer[] = [];
+  private reusePages = false;
 
   constructor(
     private readonly input: AsyncIterable<Uint8Array | string>,
@@ -88,9 +91,10 @@ export class RecordSource implements PageSource {
    * this thread encodes nothing. Its one encode, all cold code, cost more
    * than the same records on a worker (~100 ms for Parquet's first group).
    */
-  encodeWith(spec: EncoderSpec | undefined): boolean {
+  encodeWith(spec: EncoderSpec | undefined, reusable = false): boolean {
     this.spec = spec;
     this.specKnown = true;
+    this.reusePages = reusable;
     this.retake = spec !== undefined && this.sampled !== undefined && this.sampled.length > 0;
     if (!this.retake) this.dropSample();
     return this.retake;
@@ -231,7 +235,7 @@ export class RecordSource implements PageSource {
       while (!inputDone && partial === undefined && queue.length < AHEAD * this.options.jobs) {
         const again = first.shift();
         if (again !== undefined) {
-          const result = pool.run(again.bytes, again.mode);
+          const result = pool.run(again.bytes, again.mode, this.spares.pop());
           result.catch(() => undefined);
           queue.push(result);
           continue;
@@ -240,7 +244,7 @@ export class RecordSource implements PageSource {
         if (next.done) inputDone = true;
         else if (!next.value.whole) partial = next.value.bytes;
         else {
-          const result = pool.run(next.value.bytes, mode);
+          const result = pool.run(next.value.bytes, mode, this.spares.pop());
           result.catch(() => undefined); // awaited in turn; a failure must not go unhandled
           queue.push(result);
         }
@@ -274,6 +278,10 @@ export class RecordSource implements PageSource {
       expected = result.endMode;
       lineNumber += result.lines;
       yield result.page;
+      // Asked for the next page: this one is written (and copied by the sink).
+      if (this.reusePages && this.spares.length < AHEAD * this.options.jobs) {
+        this.spares.push(result.page.bytes.buffer as ArrayBuffer);
+      }
     }
     if (expected === 'array') throw bad('the input ends in the middle of a JSON value');
     return undefined;

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/output/types.js';
@@ -109,6 +109,30 @@ describe('news convert on worker threads', () => {
       expect(two.equals(one)).toBe(true);
     }
   });
+
+  it('the same bytes over many chunks, with page buffers used again (file, gzip and stdout)', async () => {
+    // ~11 MB: written pages' buffers go back to the workers many times over.
+    const many = Array.from({ length: 9_000 }, (_, i) => {
+      const base = TRICKY_ARTICLES[i % 4]!;
+      return JSON.stringify({ ...base, id: i, title: `${String(base['title'])} ${i}` });
+    });
+    const input = write('many.jsonl', `${many.join('\n')}\n`);
+    for (const format of ['jsonl', 'csv']) {
+      const [one, two] = await both(input, format);
+      expect(two.equals(one)).toBe(true);
+    }
+    const gz = join(dir, 'many.csv.gz');
+    expect((await convert([input, '--jobs', '2', '-o', gz])).code).toBe(0);
+    const one = join(dir, 'many-one.csv');
+    expect((await convert([input, '--jobs', '1', '-o', one])).code).toBe(0);
+    expect(gunzipSync(readFileSync(gz)).equals(readFileSync(one))).toBe(true);
+    const piped = await runToEnd(process.execPath, [BIN, 'convert', input, '-f', 'csv'], {
+      ...process.env,
+      NEWS_API_KEY: '',
+    });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(readFileSync(one, 'utf8'));
+  }, 120_000); // seven converts of 11 MB
 
   it('reads our own -f json output (an array, one record per line) on the workers', async () => {
     const array = join(dir, 'array.json');

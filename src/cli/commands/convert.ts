@@ -99,7 +99,7 @@ export const convert: CommandSpec = {
     const firstPage = first.done ? undefined : (first.value as readonly ApiRecord[]);
     const kind = (kindOption as RecordKind | undefined) ?? guessKind(firstPage?.[0]);
     const pages: PageSource = {
-      encodeWith: (spec) => source.encodeWith(spec),
+      encodeWith: (spec, reusable) => source.encodeWith(spec, reusable),
       async *[Symbol.asyncIterator]() {
         if (firstPage !== undefined) yield firstPage;
         yield* { [Symbol.asyncIterator]: () => iterator };

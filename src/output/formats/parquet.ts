@@ -19,6 +19,7 @@ import { cellReader } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
 import type { RowGroupMeta } from './parquet-meta.js';
+import { pageBytes } from '../page-bytes.js';
 import { columnValues } from './parquet-columns.js';
 import { Utf8Blocks } from './utf8-blocks.js';
 
@@ -154,8 +155,8 @@ export function shiftOffsets(meta: RowGroupMeta, by: number): void {
 export interface RowGroupEncoder {
   add(record: ApiRecord): void;
   readonly rows: number;
-  /** The buffered rows as one row group; undefined when there are none. */
-  flush(): EncodedPage | undefined;
+  /** The buffered rows as one row group (its bytes in `spare` when they fit); undefined when there are none. */
+  flush(spare?: ArrayBuffer): EncodedPage | undefined;
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
@@ -188,7 +189,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
     get rows() {
       return rows;
     },
-    flush() {
+    flush(spare) {
       if (rows === 0) return undefined;
       const columnData = columns.map((c, i) => ({
         name: names[i]!,
@@ -205,7 +206,10 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
       shiftOffsets(meta, -PAR1_LENGTH);
       const page = {
         records: rows,
-        bytes: new Uint8Array(scratch.buffer.slice(PAR1_LENGTH, scratch.offset)),
+        bytes: pageBytes(
+          new Uint8Array(scratch.buffer, PAR1_LENGTH, scratch.offset - PAR1_LENGTH),
+          spare,
+        ),
         parquet: meta,
       };
       for (const column of held) column.reset();

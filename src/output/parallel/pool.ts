@@ -61,15 +61,18 @@ export class WorkerPool {
   /**
    * Parses and encodes `bytes` on a worker. The bytes are transferred (the
    * caller's view is emptied) and come back as the result's `input`; they
-   * must be the whole of their ArrayBuffer.
+   * must be the whole of their ArrayBuffer. `spare`, a page buffer the
+   * writer is done with, is transferred too, for the result's bytes.
    */
-  run(bytes: Uint8Array, mode: LineMode): Promise<ChunkResult> {
+  run(bytes: Uint8Array, mode: LineMode, spare?: ArrayBuffer): Promise<ChunkResult> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
-    const task: ChunkTask = { id, bytes, mode };
+    const task: ChunkTask = { id, bytes, mode, spare };
+    const transfer = [bytes.buffer as ArrayBuffer];
+    if (spare !== undefined) transfer.push(spare);
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.workers[id % this.workers.length]!.postMessage(task, [bytes.buffer as ArrayBuffer]);
+      this.workers[id % this.workers.length]!.postMessage(task, transfer);
     });
   }
 

@@ -27,6 +27,8 @@ export interface ChunkTask {
   readonly id: number;
   readonly bytes: Uint8Array;
   readonly mode: LineMode;
+  /** A page buffer already written, for the result's bytes when it is big enough (transferred). */
+  readonly spare?: ArrayBuffer | undefined;
 }
 
 export type ChunkResult = { readonly input: Uint8Array } & (

@@ -25,7 +25,7 @@ function encodeChunk(encoder: ChunkEncoder, task: ChunkTask): Outcome {
   reader.feed(decoder.decode());
   reader.finishLine();
   encoder.add(reader.out.splice(0));
-  const page = encoder.finish();
+  const page = encoder.finish(task.spare);
   if (reader.failed) return { id: task.id, status: 'not-lines', lines: reader.line - 1 };
   return {
     id: task.id,
