@@ -17,8 +17,10 @@
 //            --no-compare (no jq, no DuckDB)
 //            --baseline DIR (also run DIR/bin/news.js, another build, side by side)
 //
-// Prints a Markdown table: articles/s and MB/s of input, peak RSS, and the
-// ratios to jq and DuckDB; exits 1 when a budget or goal is missed.
+// Prints a Markdown table: articles/s and MB/s of input, CPU seconds (user +
+// system, all threads: the work done, which a busy machine disturbs less than
+// the wall time), peak RSS, and the ratios to jq and DuckDB; exits 1 when a
+// budget or goal is missed.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -108,11 +110,14 @@ function timed(argv, stdoutPath) {
       err,
     );
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
+    const user = /User time \(seconds\): ([\d.]+)/.exec(err);
+    const system = /System time \(seconds\): ([\d.]+)/.exec(err);
     if (run.status !== 0 || !wall || !rss) {
       throw new Error(`${argv.join(' ')} failed (${run.status}):\n${err.slice(-2000)}`);
     }
     const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-    return { seconds, peakMb: Number(rss[1]) / 1024 };
+    const cpu = Number(user?.[1] ?? Number.NaN) + Number(system?.[1] ?? Number.NaN);
+    return { seconds, cpu, peakMb: Number(rss[1]) / 1024 };
   } finally {
     if (typeof fd === 'number') closeSync(fd);
   }
@@ -206,7 +211,7 @@ async function main() {
         const r = runOnce(tool, inputs[n]);
         raw[tool.name].push(r);
         console.error(
-          `  ${tool.name} ${n} run ${k + 1}: ${r.seconds.toFixed(2)} s, ${Math.round(r.peakMb)} MB`,
+          `  ${tool.name} ${n} run ${k + 1}: ${r.seconds.toFixed(2)} s, CPU ${r.cpu.toFixed(2)} s, ${Math.round(r.peakMb)} MB`,
         );
       }
     }
@@ -214,6 +219,7 @@ async function main() {
       const rs = raw[tool.name];
       results[tool.name][n] = {
         seconds: median(rs.map((r) => r.seconds)),
+        cpu: median(rs.map((r) => r.cpu)),
         peakMb: median(rs.map((r) => r.peakMb)),
         range: [Math.min(...rs.map((r) => r.seconds)), Math.max(...rs.map((r) => r.seconds))],
         bytes: rs.at(-1).bytes,
@@ -278,7 +284,7 @@ async function main() {
       }
       const range = `${r.range[0].toFixed(2)}–${r.range[1].toFixed(2)}`;
       rows.push(
-        `| ${tool.name} | ${fmt(n)} | ${r.seconds.toFixed(2)} (${range}) | ${fmt(n / r.seconds)} | ${mbps.toFixed(0)} | ${Math.round(r.peakMb)} | ${(r.bytes / MB).toFixed(0)} MB | ${notes.join('; ')} |`,
+        `| ${tool.name} | ${fmt(n)} | ${r.seconds.toFixed(2)} (${range}) | ${fmt(n / r.seconds)} | ${mbps.toFixed(0)} | ${r.cpu.toFixed(2)} | ${Math.round(r.peakMb)} | ${(r.bytes / MB).toFixed(0)} MB | ${notes.join('; ')} |`,
       );
     }
   }
@@ -287,9 +293,9 @@ async function main() {
     `input ${inputSizes.join(', ')} (~${fmt((results[list[0].name][small].inputMb * MB) / small / 1000, 1)} KB an article); ${runs} interleaved runs, median (range); load average ${load.map((l) => l.toFixed(1)).join(' → ')} on ${availableParallelism()} cores\n`,
   );
   console.log(
-    '| tool | articles | seconds | articles/s | MB/s of input | peak RSS MB | output | notes |',
+    '| tool | articles | seconds | articles/s | MB/s of input | CPU s | peak RSS MB | output | notes |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   if (misses.length > 0) console.log(`\nmissed: ${misses.join('; ')}`);
   process.exitCode = misses.length > 0 ? 1 : 0;
