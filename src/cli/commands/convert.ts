@@ -68,12 +68,7 @@ export const convert: CommandSpec = {
         hint: 'news convert saved.jsonl -o saved.csv, or: news search … -f jsonl | news convert -f csv (- reads the terminal)',
       });
     }
-    // 1 MB reads: the input is cut into chunks of 1-2 MB anyway, and 64 KB
-    // reads cost the main thread ~1,900 trips through the stream per 120 MB.
-    const stream =
-      file === undefined || file === '-'
-        ? runtime.io.stdin
-        : createReadStream(file, { highWaterMark: 1024 * 1024 });
+    const stream = file === undefined || file === '-' ? runtime.io.stdin : createReadStream(file);
     const opened = new Promise<void>((resolve, reject) => {
       if (stream === runtime.io.stdin) return resolve();
       stream.once('open', () => resolve());
