@@ -9,6 +9,8 @@ export { FORMAT_NAMES, formatFromPath, isBinaryFormat } from './formats.js';
 export { exportRecords } from './export.js';
 export type { ExportOptions, ExportResult } from './export.js';
 export { RecordSource, readRecords } from './record-source.js';
+export type { ChunkReader } from './record-source.js';
+export { fileChunks } from './parallel/file-chunks.js';
 export { gunzipIfCompressed } from './gunzip-input.js';
 export { LIVE_FORMATS, isLiveOutput, openLiveExport } from './live-export.js';
 export type { LiveExport, LiveExportOptions } from './live-export.js';

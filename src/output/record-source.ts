@@ -35,6 +35,9 @@ const AHEAD = 2;
 /** The workers read the first page's chunks again only when they are this few. */
 const MAX_SAMPLED = 4;
 
+/** Reads chunks of about `size()` bytes that end at line ends, into buffers from `buffers`. */
+export type ChunkReader = (size: () => number, buffers: ChunkBuffers) => AsyncGenerator<LineChunk>;
+
 export interface RecordSourceOptions {
   /** Worker threads once the writer's spec is known; 1 or less: none. */
   jobs: number;
@@ -80,8 +83,9 @@ export class RecordSource implements PageSource {
   private readonly spares: ArrayBuffer[] = [];
   private reusePages = false;
 
+  /** `input`: a stream of bytes, or a reader of chunks (a regular file: file-chunks.ts). */
   constructor(
-    private readonly input: AsyncIterable<Uint8Array | string>,
+    private readonly input: AsyncIterable<Uint8Array | string> | ChunkReader,
     private readonly options: RecordSourceOptions,
   ) {}
 
@@ -110,7 +114,11 @@ export class RecordSource implements PageSource {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Page> {
-    const chunks = lineChunks(this.input, () => this.chunkSize(), this.buffers);
+    const size = (): number => this.chunkSize();
+    const chunks =
+      typeof this.input === 'function'
+        ? this.input(size, this.buffers)
+        : lineChunks(this.input, size, this.buffers);
     let reader = new LineReader();
     let decoder = new TextDecoder('utf-8');
     let parallelTried = false;

@@ -7,7 +7,7 @@
  * thread's) can take it.
  */
 const NL = 0x0a;
-const MAX_PENDING = 16 * 1024 * 1024;
+export const MAX_PENDING = 16 * 1024 * 1024;
 
 export interface LineChunk {
   readonly bytes: Buffer;
