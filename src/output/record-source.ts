@@ -34,6 +34,12 @@ const PARQUET_CHUNK = 2 * 1024 * 1024;
 const AHEAD = 2;
 /** The workers read the first page's chunks again only when they are this few. */
 const MAX_SAMPLED = 4;
+/**
+ * A bigger chunk (a line of several MB) is read on the main thread: the
+ * workers' heap is capped (parallel/pool.ts), and the text of such a line is
+ * held two or three times over while it is parsed and encoded.
+ */
+export const WORKER_MAX_CHUNK = 4 * 1024 * 1024;
 
 /** Reads chunks of about `size()` bytes that end at line ends, into buffers from `buffers`. */
 export type ChunkReader = (size: () => number, buffers: ChunkBuffers) => AsyncGenerator<LineChunk>;
@@ -49,6 +55,11 @@ export interface RecordSourceOptions {
   format?: FormatName | undefined;
   /** Says when the workers start and when they hand back (shown with --verbose). */
   debug?: (message: string) => void;
+}
+
+/** Whole lines, of a size a worker takes. */
+function forWorkers(chunk: LineChunk): boolean {
+  return chunk.whole && chunk.bytes.length <= WORKER_MAX_CHUNK;
 }
 
 /** A chunk read for the first page, and the mode it starts in. */
@@ -148,7 +159,7 @@ export class RecordSource implements PageSource {
           const lines = reader.lineShaped && (reader.mode === 'lines' || reader.mode === 'array');
           if (
             pool === undefined ||
-            !next.value.whole ||
+            !forWorkers(next.value) ||
             !lines ||
             this.sampled.length > MAX_SAMPLED
           ) {
@@ -180,7 +191,12 @@ export class RecordSource implements PageSource {
           pool = undefined;
           continue;
         }
-        if (spec === undefined || pool === undefined || !next.value.whole || !reader.lineShaped) {
+        if (
+          spec === undefined ||
+          pool === undefined ||
+          !forWorkers(next.value) ||
+          !reader.lineShaped
+        ) {
           continue;
         }
         if (reader.mode !== 'lines' && reader.mode !== 'array') continue;
@@ -238,7 +254,7 @@ export class RecordSource implements PageSource {
     let lineNumber = line;
     let inputDone = false;
     // A chunk that is not whole stops the workers there: the main thread reads on.
-    let partial: Buffer | undefined;
+    let partial: LineChunk | undefined;
     for (;;) {
       while (!inputDone && partial === undefined && queue.length < AHEAD * this.options.jobs) {
         const again = first.shift();
@@ -250,7 +266,7 @@ export class RecordSource implements PageSource {
         }
         const next = await chunks.next();
         if (next.done) inputDone = true;
-        else if (!next.value.whole) partial = next.value.bytes;
+        else if (!forWorkers(next.value)) partial = next.value;
         else {
           const result = pool.run(next.value.bytes, mode, this.spares.pop());
           result.catch(() => undefined); // awaited in turn; a failure must not go unhandled
@@ -260,8 +276,10 @@ export class RecordSource implements PageSource {
       const head = queue[0];
       if (head === undefined) {
         if (partial !== undefined) {
-          const why = `line ${lineNumber} is longer than a chunk may grow (16 MB)`;
-          return { mode: expected, line: lineNumber, why, chunks: [partial] };
+          const why = partial.whole
+            ? `line ${lineNumber} is longer than a worker takes (4 MB)`
+            : `line ${lineNumber} is longer than a chunk may grow (16 MB)`;
+          return { mode: expected, line: lineNumber, why, chunks: [partial.bytes] };
         }
         break;
       }
@@ -274,7 +292,7 @@ export class RecordSource implements PageSource {
           back.push(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
         }
         back.push(...first.map((f) => f.bytes));
-        if (partial !== undefined) back.push(partial);
+        if (partial !== undefined) back.push(partial.bytes);
         const why =
           result.status === 'not-lines'
             ? `line ${lineNumber + result.lines} is not one record per line`

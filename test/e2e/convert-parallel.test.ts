@@ -168,6 +168,20 @@ describe('news convert on worker threads', () => {
     expect(two.equals(readFileSync(input))).toBe(true);
   });
 
+  it('hands a line of more than 4 MB (more than a worker takes) back to the main thread', async () => {
+    const lines = records.slice(0, 1500).map((r) => JSON.stringify(r));
+    lines.push(
+      JSON.stringify({ ...TRICKY_ARTICLES[0]!, id: 55555, body: 'Москва 🎉 '.repeat(400_000) }),
+    );
+    lines.push(...records.slice(1500, 1600).map((r) => JSON.stringify(r)));
+    const input = write('big-line.jsonl', `${lines.join('\n')}\n`);
+    const [one, two, run] = await both(input, 'csv');
+    expect(run.stderr).toContain(
+      'convert: line 1501 is longer than a worker takes (4 MB); the main thread reads on from line 1501\n',
+    );
+    expect(two.equals(one)).toBe(true);
+  });
+
   it('reports bad JSON far into the file exactly as the main thread does, and leaves no file', async () => {
     const lines = records.map((r) => JSON.stringify(r));
     lines[2600] = '{"id": 1, "title": }';
