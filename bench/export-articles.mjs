@@ -1,5 +1,6 @@
-// Seeded, random-access generator of realistic articles (~4 KB body, ~11 KB
-// of JSON each) for the export benchmark. Same seed, same articles.
+// Seeded, random-access generator of realistic articles for the export
+// benchmark: ~1.3k-character bodies (and their body_html), 3-10 entities,
+// ~6.0 KB of JSON each (issue 23's "articles of ~6 KB"). Same seed, same articles.
 
 // The mock's seeded PRNG (mulberry32), from the build: the benchmark runs after `npm run build`.
 import { seededRandom as rng } from '../dist/mock/faults.js';
@@ -22,7 +23,7 @@ function sentence(r, n) {
 export function article(i, seed = 42) {
   const r = rng(seed * 1_000_003 + i);
   const paragraphs = [];
-  const target = 2000 + Math.floor(r() * 4000);
+  const target = 560 + Math.floor(r() * 1300);
   let size = 0;
   while (size < target) {
     const p = sentence(r, 20 + Math.floor(r() * 40)) + '.';

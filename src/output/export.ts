@@ -192,7 +192,10 @@ export async function exportRecords(
       warn: options.warn,
     };
     const writer = await race(createWriter(format, ctx));
-    pages.encodeWith?.(writer.encoder);
+    // The source may read the sampled records again on its workers.
+    if (pages.encodeWith?.(writer.encoder, sink.copiesWrites === true) === true) {
+      current = await race(iterator.next());
+    }
     while (!current.done) {
       await race(writePage(writer, current.value));
       records += pageRecords(current.value);

@@ -66,12 +66,22 @@ export interface FormatWriter {
   finish(): Promise<void>;
   /** Set when pages may also be encoded off the main thread, by this spec. */
   readonly encoder?: EncoderSpec;
-  /** Writes a page encoded by `encoder`'s spec. */
+  /**
+   * Writes a page encoded by `encoder`'s spec. Its bytes are not kept past the
+   * returned promise beyond what the sink keeps (a sink that copies lets the
+   * source reuse them: `PageSource.encodeWith`).
+   */
   writeEncoded?(page: EncodedPage): Promise<void>;
 }
 
 /** A page source that can take encoded pages once it knows how the writer encodes. */
 export interface PageSource extends AsyncIterable<Page> {
-  /** Called once the writer exists (undefined: the format encodes on the main thread only). */
-  encodeWith?(spec: EncoderSpec | undefined): void;
+  /**
+   * Called once the writer exists (undefined: the format encodes on the main
+   * thread only), before the first page is written. True: the records
+   * already given out come again (encoded), so the caller drops them.
+   * `reusable`: an encoded page's bytes may be used again once the next page
+   * is asked for (the sink copies what it is given).
+   */
+  encodeWith?(spec: EncoderSpec | undefined, reusable?: boolean): boolean | undefined;
 }

@@ -73,6 +73,11 @@ export class LineReader {
     return this.scanner === undefined && !this.stopped && this.rest.length === 0;
   }
 
+  /** The character scanner reads the rest: the input is no longer one record per line. */
+  get scanning(): boolean {
+    return this.scanner !== undefined;
+  }
+
   /** Strict readers only: a line did not fit; nothing after it was read. */
   get failed(): boolean {
     return this.stopped;

@@ -37,7 +37,7 @@ export class LiveFileSink extends StreamSink {
     /** Set when an existing file is continued. */
     readonly existing: ExistingFile | undefined,
   ) {
-    super(file);
+    super(file, true); // a file: done with a buffer once its write callback runs
     file.on('error', (err: Error) => this.onError(err));
   }
 

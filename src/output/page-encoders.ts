@@ -6,13 +6,42 @@
  * here (xlsx, table) encode on the main thread only.
  */
 import type { EncodedPage, EncoderSpec } from './format-writer.js';
+import { pageBytes } from './page-bytes.js';
 import type { PageEncoder } from './text-writer.js';
-import type { ApiRecord } from './types.js';
+import type { ApiRecord, FormatName } from './types.js';
+
+/** The formats a worker thread can encode (`loadChunkEncoder`). */
+export const OFF_THREAD_FORMATS: ReadonlySet<FormatName> = new Set([
+  'json',
+  'jsonl',
+  'ndjson',
+  'csv',
+  'tsv',
+  'xml',
+  'rss',
+  'parquet',
+]);
+
+/**
+ * Loads what `format`'s encoder needs (its module, its library, Snappy's
+ * WebAssembly) by making one with no columns and dropping it: a worker does
+ * this while it waits for the writer's spec.
+ */
+export async function preloadEncoder(format: FormatName): Promise<void> {
+  if (!OFF_THREAD_FORMATS.has(format)) return;
+  await loadChunkEncoder({
+    format,
+    columns: [],
+    projected: false,
+    kind: 'generic',
+    sanitize: false,
+  });
+}
 
 export interface ChunkEncoder {
   add(records: readonly ApiRecord[]): void;
-  /** The records added since the last finish, as one page. */
-  finish(): EncodedPage;
+  /** The records added since the last finish, as one page; its bytes in `spare` when they fit. */
+  finish(spare?: ArrayBuffer): EncodedPage;
 }
 
 /**
@@ -37,8 +66,8 @@ function textChunks(encode: PageEncoder): ChunkEncoder {
       used += utf8.encodeInto(text, buffer.subarray(used)).written;
       records += page.length;
     },
-    finish() {
-      const page = { records, bytes: buffer.slice(0, used) };
+    finish(spare) {
+      const page = { records, bytes: pageBytes(buffer.subarray(0, used), spare) };
       used = 0;
       records = 0;
       return page;
@@ -54,7 +83,7 @@ export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder>
     case 'ndjson':
       return textChunks((await import('./formats/json.js')).jsonLinesEncoder(spec));
     case 'csv':
-      return textChunks(await (await import('./formats/csv.js')).csvEncoder(spec));
+      return textChunks((await import('./formats/csv.js')).csvEncoder(spec));
     case 'tsv':
       return textChunks((await import('./formats/tsv.js')).tsvEncoder(spec));
     case 'xml':
@@ -67,8 +96,8 @@ export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder>
         add(records) {
           for (const r of records) encoder.add(r);
         },
-        finish() {
-          return encoder.flush() ?? { records: 0, bytes: new Uint8Array(0) };
+        finish(spare) {
+          return encoder.flush(spare) ?? { records: 0, bytes: new Uint8Array(0) };
         },
       };
     }

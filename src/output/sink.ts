@@ -9,18 +9,19 @@ import { Writable } from 'node:stream';
 /** Writers hand the sink strings of about this many characters (or bytes). */
 export const BATCH = 256 * 1024;
 const encoder = new TextEncoder();
-/** Text is encoded straight into a staging buffer this big; BATCH of it is written at a time. */
+/** Text is encoded, and bytes copied, into staging buffers this big; BATCH of it is written at a time. */
 const STAGE = 2 * BATCH;
-
-/** UTF-8 bytes of a string too big for the staging buffer. Lone surrogates become U+FFFD. */
-function utf8(s: string): Uint8Array {
-  const bytes = Buffer.allocUnsafeSlow(s.length * 3);
-  return bytes.subarray(0, encoder.encodeInto(s, bytes).written);
-}
+/** Staging buffers kept for use again once written (file sinks). */
+const SPARE_STAGES = 8;
 
 export interface Sink {
   /** Queues bytes; resolves once they may be followed by more (backpressure). */
   write(chunk: string | Uint8Array): Promise<void>;
+  /**
+   * True when write() copies what it is given: the caller may change or reuse
+   * a chunk as soon as write() returns (convert's workers reuse page buffers).
+   */
+  readonly copiesWrites?: boolean;
   /** Writes out what is batched and waits until the destination took it. */
   flush(): Promise<void>;
   /** A Writable that forwards into this sink, for libraries that pipe (exceljs). Never ends the sink. */
@@ -35,20 +36,33 @@ export interface Sink {
   readonly path: string | undefined;
 }
 
-/** A sink over one Node Writable; subclasses decide what commit and abort mean. */
+/**
+ * A sink over one Node Writable; subclasses decide what commit and abort mean.
+ * Strings are encoded with `encodeInto` straight into a staging buffer (no
+ * joined string, no `Buffer.from`, which measures the string first: about
+ * twice as fast on non-ASCII text), and bytes are copied into it, so a
+ * caller may reuse its chunk at once. A file sink (`reuseStages`) uses its
+ * staging buffers again once the file has taken them: buffers of every size
+ * made and freed for each page left the process's malloc arenas fragmented,
+ * growing all through a long export. Other targets (stdout, which may be
+ * any Writable and may keep what it is given) get a fresh buffer each time.
+ */
 export abstract class StreamSink implements Sink {
-  private parts: Uint8Array[] = [];
+  readonly copiesWrites = true;
+  /** Staging buffers' filled parts, waiting for flush. */
+  private parts: Buffer[] = [];
   private size = 0;
-  // Strings are encoded with `encodeInto` straight into `stage`: no joined
-  // string, no `Buffer.from` (which measures the string first, then encodes);
-  // about twice as fast on non-ASCII text.
-  private stage = Buffer.allocUnsafeSlow(STAGE);
+  private stage: Buffer = Buffer.allocUnsafeSlow(STAGE);
   private used = 0;
+  private readonly spareStages: Buffer[] = [];
   protected error: Error | undefined;
   protected isBroken = false;
   abstract readonly path: string | undefined;
 
-  constructor(protected readonly target: NodeJS.WritableStream) {}
+  constructor(
+    protected readonly target: NodeJS.WritableStream,
+    private readonly reuseStages = false,
+  ) {}
 
   get broken(): boolean {
     return this.isBroken;
@@ -75,34 +89,39 @@ export abstract class StreamSink implements Sink {
     this.check();
     if (this.isBroken) return Promise.resolve();
     if (typeof chunk === 'string') this.encode(chunk);
-    else {
-      this.seal();
-      this.parts.push(chunk);
-      this.size += chunk.length;
-    }
+    else this.copy(chunk);
     return this.size + this.used >= BATCH ? this.flush() : Promise.resolve();
   }
 
+  /** UTF-8 into the staging buffers; lone surrogates become U+FFFD. */
   private encode(s: string): void {
-    const most = s.length * 3;
-    if (this.used + most > STAGE) {
+    let rest = s;
+    while (rest.length * 3 > STAGE - this.used) {
+      // encodeInto writes whole characters only, as many as fit.
+      const { read, written } = encoder.encodeInto(rest, this.stage.subarray(this.used));
+      this.used += written;
       this.seal();
-      if (most > STAGE) {
-        const bytes = utf8(s);
-        this.parts.push(bytes);
-        this.size += bytes.length;
-        return;
-      }
+      rest = rest.slice(read);
     }
-    this.used += encoder.encodeInto(s, this.stage.subarray(this.used)).written;
+    this.used += encoder.encodeInto(rest, this.stage.subarray(this.used)).written;
   }
 
-  /** Moves the staged bytes to `parts`; the next text goes to a fresh buffer (the target may still hold this one). */
+  private copy(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) {
+      const n = Math.min(bytes.length - at, STAGE - this.used);
+      this.stage.set(bytes.subarray(at, at + n), this.used);
+      this.used += n;
+      at += n;
+      if (this.used === STAGE) this.seal();
+    }
+  }
+
+  /** Moves the staged bytes to `parts`; more go to another buffer (the target may still hold this one). */
   private seal(): void {
     if (this.used === 0) return;
     this.parts.push(this.stage.subarray(0, this.used));
     this.size += this.used;
-    this.stage = Buffer.allocUnsafeSlow(STAGE);
+    this.stage = this.spareStages.pop() ?? Buffer.allocUnsafeSlow(STAGE);
     this.used = 0;
   }
 
@@ -116,9 +135,17 @@ export abstract class StreamSink implements Sink {
     const parts = this.parts;
     this.parts = [];
     this.size = 0;
-    const ok = this.target.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+    let ok = true;
+    for (const part of parts) {
+      ok = this.target.write(part, this.reuseStages ? () => this.reuse(part) : undefined);
+    }
     if (!ok) await this.drained();
     this.check();
+  }
+
+  /** A staging buffer the target has written (or failed to): ready for more. */
+  private reuse(part: Buffer): void {
+    if (this.spareStages.length < SPARE_STAGES) this.spareStages.push(Buffer.from(part.buffer));
   }
 
   /** Resolves on 'drain', or when the target fails or closes (never hangs on EPIPE). */

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
@@ -27,5 +30,18 @@ describe('news convert: where the input comes from', () => {
     const r = await runCli(['convert', 'no-such-file.jsonl', '-f', 'csv']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: cannot read no-such-file.jsonl: no such file');
+  });
+
+  it('a directory is a usage error naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'news-convert-dir-'));
+    const r = await runCli(['convert', dir, '-f', 'csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: cannot read ${dir}: it is a directory\n`);
+  });
+
+  it('a file named with no format to tell is refused before it is read', async () => {
+    const r = await runCli(['convert', 'no-such-file.jsonl', '-o', 'out.unknown']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: cannot tell the format from the file name "out.unknown"');
   });
 });

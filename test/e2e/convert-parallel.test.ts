@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/output/types.js';
@@ -92,6 +92,48 @@ describe('news convert on worker threads', () => {
     expect(b.map((row) => Number(row[0]))).toEqual(records.map((r) => r['id']));
   });
 
+  it.each([
+    // Read again from the first byte: this thread encodes nothing.
+    ['reads again the chunks of a first page that spans three', 30_000, /read on from line 1\n/],
+    // Too many to keep: the workers start after the first page.
+    ['reads on after a first page that spans more than four chunks', 60_000, /from line 1\d\d\n/],
+  ])('%s (bodies of %i bytes)', async (_, bodyLength, start) => {
+    // The first page is 100 records: 3 or 6 MB of them, over 1 MB chunks.
+    const big = records
+      .slice(0, 400)
+      .map((r, i) => ({ ...r, body: `${i} ${'b'.repeat(bodyLength)}` }));
+    const input = write(`big-${bodyLength}.jsonl`, big.map((r) => JSON.stringify(r)).join('\n'));
+    for (const format of ['jsonl', 'csv']) {
+      const [one, two, run] = await both(input, format);
+      expect(run.stderr).toMatch(start);
+      expect(two.equals(one)).toBe(true);
+    }
+  });
+
+  it('the same bytes over many chunks, with page buffers used again (file, gzip and stdout)', async () => {
+    // ~11 MB: written pages' buffers go back to the workers many times over.
+    const many = Array.from({ length: 9_000 }, (_, i) => {
+      const base = TRICKY_ARTICLES[i % 4]!;
+      return JSON.stringify({ ...base, id: i, title: `${String(base['title'])} ${i}` });
+    });
+    const input = write('many.jsonl', `${many.join('\n')}\n`);
+    for (const format of ['jsonl', 'csv']) {
+      const [one, two] = await both(input, format);
+      expect(two.equals(one)).toBe(true);
+    }
+    const gz = join(dir, 'many.csv.gz');
+    expect((await convert([input, '--jobs', '2', '-o', gz])).code).toBe(0);
+    const one = join(dir, 'many-one.csv');
+    expect((await convert([input, '--jobs', '1', '-o', one])).code).toBe(0);
+    expect(gunzipSync(readFileSync(gz)).equals(readFileSync(one))).toBe(true);
+    const piped = await runToEnd(process.execPath, [BIN, 'convert', input, '-f', 'csv'], {
+      ...process.env,
+      NEWS_API_KEY: '',
+    });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(readFileSync(one, 'utf8'));
+  }, 120_000); // seven converts of 11 MB
+
   it('reads our own -f json output (an array, one record per line) on the workers', async () => {
     const array = join(dir, 'array.json');
     expect((await convert([jsonl, '--jobs', '1', '-o', array])).code).toBe(0);
@@ -124,6 +166,20 @@ describe('news convert on worker threads', () => {
     );
     expect(two.equals(one)).toBe(true);
     expect(two.equals(readFileSync(input))).toBe(true);
+  });
+
+  it('hands a line of more than 4 MB (more than a worker takes) back to the main thread', async () => {
+    const lines = records.slice(0, 1500).map((r) => JSON.stringify(r));
+    lines.push(
+      JSON.stringify({ ...TRICKY_ARTICLES[0]!, id: 55555, body: 'Москва 🎉 '.repeat(400_000) }),
+    );
+    lines.push(...records.slice(1500, 1600).map((r) => JSON.stringify(r)));
+    const input = write('big-line.jsonl', `${lines.join('\n')}\n`);
+    const [one, two, run] = await both(input, 'csv');
+    expect(run.stderr).toContain(
+      'convert: line 1501 is longer than a worker takes (4 MB); the main thread reads on from line 1501\n',
+    );
+    expect(two.equals(one)).toBe(true);
   });
 
   it('reports bad JSON far into the file exactly as the main thread does, and leaves no file', async () => {

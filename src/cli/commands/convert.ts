@@ -1,11 +1,15 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../../api/errors.js';
 import type { PageSource } from '../../output/format-writer.js';
+import type { fileChunks } from '../../output/parallel/file-chunks.js';
+import type { LineChunk } from '../../output/parallel/line-chunks.js';
+import type { ChunkReader } from '../../output/record-source.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
 import { OUTPUT } from '../global-options.js';
-import { exportPages } from '../lists/export-pages.js';
+import { chooseFormat, exportPages } from '../lists/export-pages.js';
 
 const KINDS: readonly RecordKind[] = ['article', 'person', 'company', 'journalist', 'generic'];
 const MAX_JOBS = 16;
@@ -29,6 +33,48 @@ function parseJobs(value: unknown): number {
     );
   }
   return n;
+}
+
+/**
+ * A named file: read straight into the chunk buffers (file-chunks.ts), or as
+ * a stream through gunzip when it starts with gzip's magic bytes.
+ */
+async function fileInput(
+  file: string,
+  chunksOf: typeof fileChunks,
+  gunzip: (input: AsyncIterable<Uint8Array | string>) => AsyncIterable<Uint8Array | string>,
+): Promise<ChunkReader | AsyncIterable<Uint8Array | string>> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : message}`);
+  }
+  try {
+    if ((await handle.stat()).isDirectory()) {
+      throw new UsageError(`cannot read ${file}: it is a directory`);
+    }
+    const head = Buffer.alloc(2);
+    await handle.read(head, 0, 2, 0);
+    if (head[0] === 0x1f && head[1] === 0x8b) return gunzip(handle.createReadStream());
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return (size, buffers) => closing(chunksOf(handle, size, buffers), handle);
+}
+
+/** The chunks, then the file closed (also when the reader stops early). */
+async function* closing(
+  chunks: AsyncGenerator<LineChunk>,
+  handle: FileHandle,
+): AsyncGenerator<LineChunk> {
+  try {
+    yield* chunks;
+  } finally {
+    await handle.close();
+  }
 }
 
 export const convert: CommandSpec = {
@@ -71,23 +117,16 @@ export const convert: CommandSpec = {
         hint: 'news convert saved.jsonl -o saved.csv, or: news search … -f jsonl | news convert -f csv (- reads the terminal)',
       });
     }
-    const stream = file === undefined || file === '-' ? runtime.io.stdin : createReadStream(file);
-    const opened = new Promise<void>((resolve, reject) => {
-      if (stream === runtime.io.stdin) return resolve();
-      stream.once('open', () => resolve());
-      stream.once('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          new UsageError(
-            `cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
-          ),
-        ),
-      );
-    });
-    await opened;
-    const { RecordSource, gunzipIfCompressed } = await import('../../output/index.js');
-    const bytes = gunzipIfCompressed(stream as AsyncIterable<Uint8Array | string>);
-    const source = new RecordSource(bytes, {
+    // Before the file is opened: a name that tells no format ends here.
+    const format = await chooseFormat(runtime);
+    const { RecordSource, fileChunks, gunzipIfCompressed } = await import('../../output/index.js');
+    const records =
+      file === undefined || file === '-'
+        ? gunzipIfCompressed(runtime.io.stdin as AsyncIterable<Uint8Array | string>)
+        : await fileInput(file, fileChunks, gunzipIfCompressed);
+    const source = new RecordSource(records, {
       jobs,
+      format,
       debug: (m) => runtime.report.debug(m),
     });
     const iterator = source[Symbol.asyncIterator]();
@@ -96,7 +135,7 @@ export const convert: CommandSpec = {
     const firstPage = first.done ? undefined : (first.value as readonly ApiRecord[]);
     const kind = (kindOption as RecordKind | undefined) ?? guessKind(firstPage?.[0]);
     const pages: PageSource = {
-      encodeWith: (spec) => source.encodeWith(spec),
+      encodeWith: (spec, reusable) => source.encodeWith(spec, reusable),
       async *[Symbol.asyncIterator]() {
         if (firstPage !== undefined) yield firstPage;
         yield* { [Symbol.asyncIterator]: () => iterator };

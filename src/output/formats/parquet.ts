@@ -12,15 +12,15 @@
  * (`sentiment_overall_score`): Spark and other engines read a dot as struct
  * access. The dotted names are kept in the file's key-value metadata.
  */
-import type { ParquetWriter } from 'hyparquet-writer';
 import type { Column, ColumnType } from '../columns.js';
 import { encoderSpec } from '../format-writer.js';
 import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import { cellReader } from '../flatten.js';
-import type { Cell } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
 import type { RowGroupMeta } from './parquet-meta.js';
+import { pageBytes } from '../page-bytes.js';
+import { columnValues } from './parquet-columns.js';
 import { Utf8Blocks } from './utf8-blocks.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
@@ -69,48 +69,6 @@ function element(name: string, type: ColumnType): SchemaElement {
   }
 }
 
-type Value = bigint | number | boolean | string | Uint8Array | null;
-
-/** Converts a cell to the column's physical value; what does not fit becomes null (and is counted). */
-function converter(type: ColumnType, misfit: () => void): (c: Cell) => Value {
-  switch (type) {
-    case 'int':
-      return (c) => {
-        if (c === null) return null;
-        const n = typeof c === 'number' ? c : typeof c === 'string' ? Number(c) : Number.NaN;
-        if (Number.isSafeInteger(n)) return BigInt(n);
-        misfit();
-        return null;
-      };
-    case 'float':
-      return (c) => {
-        if (c === null) return null;
-        const n = typeof c === 'number' ? c : typeof c === 'string' ? Number(c) : Number.NaN;
-        if (Number.isFinite(n)) return n;
-        misfit();
-        return null;
-      };
-    case 'bool':
-      return (c) => {
-        if (c === null) return null;
-        if (typeof c === 'boolean') return c;
-        misfit();
-        return null;
-      };
-    case 'timestamp':
-      return (c) => {
-        if (c === null) return null;
-        const t = typeof c === 'string' ? Date.parse(c) : Number.NaN;
-        if (Number.isFinite(t)) return BigInt(t);
-        misfit();
-        return null;
-      };
-    case 'string':
-    case 'json':
-      return (c) => (c === null ? null : String(c));
-  }
-}
-
 /** A hyparquet Writer over the sink; `passBytes` hands encoded bytes on without copying them. */
 type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Array): void };
 
@@ -146,7 +104,8 @@ async function sinkWriter(sink: Sink): Promise<SinkWriter> {
   return Object.assign(writer, { flush: drain, finish: drain, passBytes });
 }
 
-function schemaOf(columns: readonly Column[]): SchemaElement[] {
+/** The file's schema: a root and one optional leaf per column. */
+export function schemaOf(columns: readonly Column[]): SchemaElement[] {
   const names = parquetNames(columns);
   return [
     { name: 'root', num_children: columns.length },
@@ -156,6 +115,7 @@ function schemaOf(columns: readonly Column[]): SchemaElement[] {
 
 /** A row group's metadata, its offsets counted from the group's first byte. */
 
+const PAR1 = 0x31524150;
 const PAR1_LENGTH = 4;
 
 /**
@@ -174,7 +134,7 @@ const HAS_STATISTICS: Record<ColumnType, boolean> = {
 };
 
 /** Adds `by` to every file offset of a row group's metadata. */
-function shiftOffsets(meta: RowGroupMeta, by: number): void {
+export function shiftOffsets(meta: RowGroupMeta, by: number): void {
   const delta = BigInt(by);
   for (const chunk of meta.rowGroup.columns) {
     chunk.file_offset += delta;
@@ -189,25 +149,17 @@ function shiftOffsets(meta: RowGroupMeta, by: number): void {
 }
 
 /**
- * Text values longer than this (UTF-16 units) are free text (titles, bodies,
- * JSON companions): held as UTF-8 (utf8-blocks.ts), and a column whose values
- * in a group are mostly such text is written PLAIN, without hyparquet's
- * dictionary attempt, which would hash every value only to find them all
- * different. Shorter text (languages, domains, polarities) is left to
- * hyparquet, which writes it as a dictionary when that pays.
- */
-const FREE_TEXT_LENGTH = 64;
-
-/**
  * Collects rows and encodes them as one row group. Used by the writer and, in
  * the same way, by convert's workers.
  */
-export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
+export interface RowGroupEncoder {
   add(record: ApiRecord): void;
   readonly rows: number;
-  /** The buffered rows as one row group; undefined when there are none. */
-  flush(): EncodedPage | undefined;
-}> {
+  /** The buffered rows as one row group (its bytes in `spare` when they fit); undefined when there are none. */
+  flush(spare?: ArrayBuffer): EncodedPage | undefined;
+}
+
+export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
   const [{ ByteWriter, ParquetWriter }, { snappyCompressor }] = await Promise.all([
     import('hyparquet-writer'),
     import('hysnappy'),
@@ -219,13 +171,9 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   const schema = schemaOf(columns);
   const names = schema.slice(1).map((e) => e.name);
   let misfits = 0;
-  const convert = columns.map((c) => converter(c.type, () => void misfits++));
   const cells = columns.map(cellReader);
-  const text = columns.map((c) => c.type === 'string' || c.type === 'json');
   const utf8 = new Utf8Blocks();
-  let data: Value[][] = columns.map(() => []);
-  /** Per column: values held as UTF-8 in this group. */
-  let long = columns.map(() => 0);
+  const held = columns.map((c) => columnValues(c.type, utf8));
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
@@ -234,25 +182,20 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   return {
     add(record) {
       for (let i = 0; i < columns.length; i++) {
-        let value = convert[i]!(cells[i]!(record));
-        if (text[i] && typeof value === 'string' && value.length > FREE_TEXT_LENGTH) {
-          value = utf8.put(value);
-          long[i]!++;
-        }
-        data[i]!.push(value);
+        if (!held[i]!.add(cells[i]!(record))) misfits++;
       }
       rows++;
     },
     get rows() {
       return rows;
     },
-    flush() {
+    flush(spare) {
       if (rows === 0) return undefined;
       const columnData = columns.map((c, i) => ({
         name: names[i]!,
-        data: data[i]!,
+        data: held[i]!.values(),
         statistics: HAS_STATISTICS[c.type],
-        ...(long[i]! * 2 > rows ? { encoding: 'PLAIN' as const } : {}),
+        ...(held[i]!.plain ? { encoding: 'PLAIN' as const } : {}),
       }));
       scratch.index = 0;
       scratch.offset = 0;
@@ -263,11 +206,13 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
       shiftOffsets(meta, -PAR1_LENGTH);
       const page = {
         records: rows,
-        bytes: new Uint8Array(scratch.buffer.slice(PAR1_LENGTH, scratch.offset)),
+        bytes: pageBytes(
+          new Uint8Array(scratch.buffer, PAR1_LENGTH, scratch.offset - PAR1_LENGTH),
+          spare,
+        ),
         parquet: meta,
       };
-      data = columns.map(() => []);
-      long = columns.map(() => 0);
+      for (const column of held) column.reset();
       utf8.reset();
       rows = 0;
       misfits = 0;
@@ -276,52 +221,18 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<{
   };
 }
 
-/**
- * Places encoded row groups at the writer's current offset. Their metadata
- * stays in memory until the footer: the per-column arrays that are the same
- * in every group (path, encodings, encoding stats) are shared, and page
- * indexes are kept only where there is one (a chunk of more than one page).
- */
-function rowGroupAppender(pw: ParquetWriter, writer: SinkWriter): (page: EncodedPage) => void {
-  const shared = new Map<string, unknown>();
-  const intern = <T>(value: T): T => {
-    const key = JSON.stringify(value);
-    const known = shared.get(key);
-    if (known !== undefined) return known as T;
-    shared.set(key, value);
-    return value;
-  };
-  return (page) => {
-    const meta = page.parquet;
-    if (meta === undefined) throw new Error('parquet: a page without row group metadata');
-    shiftOffsets(meta, writer.offset);
-    writer.passBytes(page.bytes);
-    for (const chunk of meta.rowGroup.columns) {
-      const m = chunk.meta_data;
-      if (m === undefined) continue;
-      m.path_in_schema = intern(m.path_in_schema);
-      m.encodings = intern(m.encodings);
-      if (m.encoding_stats !== undefined) m.encoding_stats = intern(m.encoding_stats);
-    }
-    pw.row_groups.push(meta.rowGroup);
-    for (const index of meta.indexes) {
-      if (index.offsetIndex !== undefined || index.columnIndex !== undefined) {
-        pw.pendingIndexes.push(index);
-      }
-    }
-    pw.num_rows += meta.rowGroup.num_rows;
-  };
-}
-
 export async function createParquetWriter(ctx: WriterContext): Promise<FormatWriter> {
-  const { ParquetWriter } = await import('hyparquet-writer');
+  const [{ ByteWriter }, { ParquetFooter }] = await Promise.all([
+    import('hyparquet-writer'),
+    import('./parquet-footer.js'),
+  ]);
   const spec = encoderSpec(ctx, 'parquet');
   const names = parquetNames(ctx.columns);
   const writer = await sinkWriter(ctx.sink);
-  const file = new ParquetWriter({
-    writer,
+  writer.appendUint32(PAR1);
+  const footer = new ParquetFooter({
+    ByteWriter,
     schema: schemaOf(ctx.columns),
-    codec: 'SNAPPY',
     createdBy: 'news CLI (hyparquet-writer)',
     kvMetadata: [
       {
@@ -330,19 +241,26 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
       },
     ],
   });
-  const encoder = await rowGroupEncoder(spec);
-  const appendRowGroup = rowGroupAppender(file, writer);
+  // Made with the first page of records: when convert's workers encode every
+  // row group, this thread never loads the encoder (hysnappy's WebAssembly).
+  let encoder: RowGroupEncoder | undefined;
   let misfits = 0;
+  /** Places an encoded row group at the writer's current offset. */
   const append = async (page: EncodedPage | undefined): Promise<void> => {
+    const meta = page?.parquet;
     if (page === undefined) return;
-    misfits += page.parquet?.misfits ?? 0;
-    appendRowGroup(page);
+    if (meta === undefined) throw new Error('parquet: a page without row group metadata');
+    misfits += meta.misfits;
+    shiftOffsets(meta, writer.offset);
+    writer.passBytes(page.bytes);
+    footer.add(meta.rowGroup, meta.indexes);
     await writer.flush?.();
   };
 
   return {
     encoder: spec,
     async writePage(records) {
+      encoder ??= await rowGroupEncoder(spec);
       for (const r of records) {
         encoder.add(r);
         if (encoder.rows >= ROW_GROUP_ROWS) await append(encoder.flush());
@@ -350,12 +268,13 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     },
     async writeEncoded(page) {
       if (page.records === 0) return;
-      await append(encoder.flush());
+      await append(encoder?.flush());
       await append(page);
     },
     async finish() {
-      await append(encoder.flush());
-      await file.finish();
+      await append(encoder?.flush());
+      footer.write(writer);
+      await writer.finish?.();
       if (misfits > 0) {
         ctx.warn(
           `parquet: ${misfits} value${misfits === 1 ? '' : 's'} did not fit the column type and were written as null`,

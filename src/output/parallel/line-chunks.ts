@@ -7,12 +7,14 @@
  * thread's) can take it.
  */
 const NL = 0x0a;
-const MAX_PENDING = 16 * 1024 * 1024;
+export const MAX_PENDING = 16 * 1024 * 1024;
 
 export interface LineChunk {
   readonly bytes: Buffer;
   /** Ends at a line end, or at the end of the input. */
   readonly whole: boolean;
+  /** The input's last chunk. */
+  readonly last?: boolean;
 }
 
 /**
@@ -87,5 +89,5 @@ export async function* lineChunks(
     total = restLength;
     searched = 0;
   }
-  if (total > 0) yield { bytes: join(parts, total, buffers), whole: true };
+  if (total > 0) yield { bytes: join(parts, total, buffers), whole: true, last: true };
 }

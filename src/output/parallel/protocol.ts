@@ -1,7 +1,18 @@
 /** The messages between convert's main thread (pool.ts) and its workers (worker.ts). */
 import type { EncodedPage, EncoderSpec } from '../format-writer.js';
 import type { LineMode } from '../line-reader.js';
+import type { FormatName } from '../types.js';
 
+/** workerData: the format the writer is expected to use, loaded while the worker waits. */
+export interface WorkerHint {
+  readonly format: FormatName | undefined;
+}
+
+/**
+ * How to encode, sent once the writer exists: the workers are started
+ * before that (they boot while the main thread reads the first chunk), so
+ * the spec comes as the first message, not as workerData.
+ */
 export interface WorkerSetup {
   readonly spec: EncoderSpec;
 }
@@ -16,6 +27,8 @@ export interface ChunkTask {
   readonly id: number;
   readonly bytes: Uint8Array;
   readonly mode: LineMode;
+  /** A page buffer already written, for the result's bytes when it is big enough (transferred). */
+  readonly spare?: ArrayBuffer | undefined;
 }
 
 export type ChunkResult = { readonly input: Uint8Array } & (

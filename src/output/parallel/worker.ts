@@ -7,23 +7,25 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineReader } from '../line-reader.js';
-import { loadChunkEncoder } from '../page-encoders.js';
-import type { ChunkResult, ChunkTask, WorkerSetup } from './protocol.js';
+import { loadChunkEncoder, preloadEncoder } from '../page-encoders.js';
+import type { ChunkEncoder } from '../page-encoders.js';
+import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
 
 const port = parentPort!;
-const { spec } = workerData as WorkerSetup;
-const encoder = await loadChunkEncoder(spec);
+const { format } = workerData as WorkerHint;
+// Loaded while the main thread makes the writer; a failure shows at setup.
+const preloaded = format === undefined ? Promise.resolve() : preloadEncoder(format).catch(() => {});
 
 type Outcome = ChunkResult extends infer R ? (R extends unknown ? Omit<R, 'input'> : never) : never;
 
-function encodeChunk(task: ChunkTask): Outcome {
+function encodeChunk(encoder: ChunkEncoder, task: ChunkTask): Outcome {
   const reader = new LineReader({ mode: task.mode, strict: true });
   const decoder = new TextDecoder('utf-8');
   reader.feedBytes(task.bytes, decoder, () => encoder.add(reader.out.splice(0)));
   reader.feed(decoder.decode());
   reader.finishLine();
   encoder.add(reader.out.splice(0));
-  const page = encoder.finish();
+  const page = encoder.finish(task.spare);
   if (reader.failed) return { id: task.id, status: 'not-lines', lines: reader.line - 1 };
   return {
     id: task.id,
@@ -35,10 +37,21 @@ function encodeChunk(task: ChunkTask): Outcome {
   };
 }
 
-port.on('message', (task: ChunkTask) => {
+// The first message is the setup; tasks that come while the encoder loads
+// wait for it, in order.
+let encoder: Promise<ChunkEncoder> | undefined;
+
+port.on('message', async (message: WorkerSetup | ChunkTask) => {
+  if (encoder === undefined) {
+    const { spec } = message as WorkerSetup;
+    encoder = preloaded.then(() => loadChunkEncoder(spec));
+    encoder.catch(() => undefined); // reported with the first task
+    return;
+  }
+  const task = message as ChunkTask;
   let outcome: Outcome;
   try {
-    outcome = encodeChunk(task);
+    outcome = encodeChunk(await encoder, task);
   } catch (error) {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     outcome = { id: task.id, status: 'failed', error: text };
