@@ -74,6 +74,7 @@ describe('--mock on a command', () => {
     const run = start(['--mock', 'count', '--title', 'market']);
     expect(await run.exit).toBe(0);
     expect(run.stdout()).toMatch(/^\d+\n$/);
-    expect(run.stderr()).toMatch(/built-in mock at http:\/\/127\.0\.0\.1:\d+/);
+    // In-process: no socket, no port (src/mock/in-process.ts).
+    expect(run.stderr()).toMatch(/using the built-in mock \(in-process\)/);
   }, 30_000);
 });

@@ -1,0 +1,424 @@
+/**
+ * The mock's articles as columns: one typed array per field the engine
+ * filters, sorts or counts on, indexed by row; repeated sub-objects (sources,
+ * categories, topics, entities, places, authors) and strings (languages,
+ * words) dictionary-coded; lists (an article's categories, entities, images,
+ * title words) as a start offset per row into flat value columns. What the
+ * engine never reads (bodies, summaries, links) is only in the article's JSON,
+ * kept beside the table (article-json.ts) and read for the records a page shows.
+ *
+ * Rows are appended, never changed. `order` lists the live rows newest first
+ * (published_at, then id, descending): the index every scan walks. Dropping
+ * rows (the cap on published articles) takes them out of `order`; `compact`
+ * later rebuilds the table without them.
+ */
+import type {
+  Article,
+  ArticleSource,
+  LocationMentioned,
+  Polarity,
+} from '../fixtures/article-types.js';
+import { type Grow, f64, i32, objects, strings, u8 } from './grow.js';
+import { tokenize } from '../search/text.js';
+
+/** What the table reads of an article: everything but the texts the engine never searches. */
+export type TableArticle = Pick<
+  Article,
+  | 'id'
+  | 'published_at'
+  | 'title'
+  | 'description'
+  | 'language'
+  | 'author'
+  | 'categories'
+  | 'topics'
+  | 'industries'
+  | 'entities'
+  | 'locations_mentioned'
+  | 'source'
+  | 'sentiment'
+  | 'readability'
+  | 'media'
+  | 'shares'
+  | 'story'
+  | 'is_duplicate'
+  | 'is_free'
+  | 'is_breaking'
+  | 'is_clickbait'
+  | 'events'
+  | 'read_time'
+  | 'sentences_count'
+  | 'paragraphs_count'
+  | 'words_count'
+  | 'characters_count'
+>;
+
+export const POLARITIES: readonly Polarity[] = ['positive', 'negative', 'neutral'];
+
+/** Bits of the `flags` column. */
+export const FLAG = { clickbait: 1, duplicate: 2, free: 4, breaking: 8 } as const;
+
+/** Where a row's JSON comes from (article-json.ts). */
+export const BODY = {
+  /** Bytes in the store file, with published_at relative to the reference instant. */
+  file: 0,
+  /** Kept in memory as sent (posted articles, stores built from objects). */
+  memory: 1,
+  /** Regenerated from the seed: an `--articles` extra (ref = its index). */
+  extra: 2,
+  /** Regenerated from the seed: a `--publish-rate` article (ref unused: id and time suffice). */
+  published: 3,
+} as const;
+
+/** An entity as the dictionary keeps it; frequency and sentiment are per mention (row). */
+export interface EntityRef {
+  id: number;
+  name: string;
+  type: string;
+  links: Article['entities'][number]['links'];
+  metadata: Article['entities'][number]['metadata'];
+}
+
+/** The schema allows '' (unknown): read from the score then. */
+function polarityOf(value: string, score: number): Polarity {
+  if (value === 'positive' || value === 'negative' || value === 'neutral') return value;
+  return score > 0.1 ? 'positive' : score < -0.1 ? 'negative' : 'neutral';
+}
+const polarityCode = (value: string, score: number): number =>
+  POLARITIES.indexOf(polarityOf(value, score));
+
+/** A list column: row r's values are values[start[r] .. start[r + 1]). */
+export class ListColumn {
+  constructor(readonly start = i32(Int32Array.of(0))) {}
+  from(row: number): number {
+    return this.start.data[row] as number;
+  }
+  to(row: number): number {
+    return this.start.data[row + 1] as number;
+  }
+}
+
+export class ArticleTable {
+  // One value per row.
+  readonly id = f64();
+  readonly published = f64();
+  /** When the mock indexed it: posted articles at posting time, others when published. */
+  readonly created = f64();
+  readonly language = i32();
+  readonly source = i32();
+  readonly author = i32();
+  readonly story = f64();
+  readonly flags = u8();
+  readonly sentimentOverall = f64();
+  readonly sentimentTitle = f64();
+  readonly sentimentBody = f64();
+  readonly polarityOverall = u8();
+  readonly polarityTitle = u8();
+  readonly polarityBody = u8();
+  readonly fkGrade = f64();
+  readonly ease = f64();
+  readonly ari = f64();
+  readonly readingAge = f64();
+  readonly difficulty = i32();
+  readonly audience = i32();
+  readonly readTime = f64();
+  readonly sentencesCount = f64();
+  readonly paragraphsCount = f64();
+  readonly charactersCount = f64();
+  readonly wordsCount = f64();
+  readonly sharesFacebook = f64();
+  readonly sharesTwitter = f64();
+  readonly sharesReddit = f64();
+  readonly videoCount = i32();
+  readonly bodyKind = u8();
+  readonly bodyRef = f64();
+  readonly bodyLength = i32();
+  /** Byte offset of published_at's value in the row's file JSON, or -1. */
+  readonly bodyDate = i32();
+  readonly titles: string[] = [];
+
+  // Lists.
+  readonly categories = new ListColumn();
+  readonly categoryCode = i32();
+  readonly topics = new ListColumn();
+  readonly topicCode = i32();
+  readonly industries = new ListColumn();
+  readonly industryCode = i32();
+  readonly events = new ListColumn();
+  readonly eventCode = i32();
+  readonly entities = new ListColumn();
+  readonly entityCode = i32();
+  readonly entityFrequency = f64();
+  readonly entityScore = f64();
+  readonly entityPolarity = u8();
+  /** Mentioned places with coordinates; the first is the article's geo point. */
+  readonly places = new ListColumn();
+  readonly placeCode = i32();
+  /** The location entity of the same name in the article, or NaN. */
+  readonly placeEntity = f64();
+  readonly images = new ListColumn();
+  readonly imageWidth = f64();
+  readonly imageHeight = f64();
+  readonly titleWords = new ListColumn();
+  readonly titleWord = i32();
+  readonly descriptionWords = new ListColumn();
+  readonly descriptionWord = i32();
+
+  // Dictionaries.
+  readonly dict = {
+    languages: strings(),
+    sources: objects<ArticleSource>(),
+    authors: objects<Article['author']>(),
+    categories: objects<Article['categories'][number]>(),
+    topics: objects<Article['topics'][number]>(),
+    industries: objects<Article['industries'][number]>(),
+    events: objects<Article['events'][number]>(),
+    entities: objects<EntityRef>(),
+    places: objects<LocationMentioned>(),
+    difficulties: strings(),
+    audiences: strings(),
+    /** Lower-case words of titles and descriptions. */
+    words: strings(),
+  };
+
+  /** Live rows, newest first. */
+  order: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  /** Bumped when rows are renumbered (compact): anything keyed by row must be rebuilt. */
+  generation = 0;
+
+  get rows(): number {
+    return this.id.length;
+  }
+
+  /** Appends one article; returns its row. Call `insert` with the new rows to index them. */
+  append(
+    a: TableArticle,
+    body: { kind: number; ref: number; length?: number; date?: number },
+    createdMs?: number,
+  ): number {
+    const row = this.rows;
+    const published = Date.parse(a.published_at);
+    this.id.push(a.id);
+    this.published.push(published);
+    this.created.push(createdMs ?? published);
+    this.language.push(this.dict.languages.code(a.language.toLowerCase()));
+    this.source.push(this.dict.sources.code(a.source));
+    this.author.push(this.dict.authors.code({ id: a.author.id, name: a.author.name }));
+    this.story.push(a.story.id);
+    this.flags.push(
+      (a.is_clickbait ? FLAG.clickbait : 0) |
+        (a.is_duplicate ? FLAG.duplicate : 0) |
+        (a.is_free ? FLAG.free : 0) |
+        (a.is_breaking ? FLAG.breaking : 0),
+    );
+    const s = a.sentiment;
+    this.sentimentOverall.push(s.overall.score);
+    this.sentimentTitle.push(s.title.score);
+    this.sentimentBody.push(s.body.score);
+    this.polarityOverall.push(polarityCode(s.overall.polarity, s.overall.score));
+    this.polarityTitle.push(polarityCode(s.title.polarity, s.title.score));
+    this.polarityBody.push(polarityCode(s.body.polarity, s.body.score));
+    const r = a.readability;
+    this.fkGrade.push(r.flesch_kincaid_grade);
+    this.ease.push(r.flesch_reading_ease);
+    this.ari.push(r.automated_readability_index);
+    this.readingAge.push(r.reading_age);
+    this.difficulty.push(this.dict.difficulties.code(r.difficulty_level));
+    this.audience.push(this.dict.audiences.code(r.target_audience));
+    this.readTime.push(a.read_time);
+    this.sentencesCount.push(a.sentences_count);
+    this.paragraphsCount.push(a.paragraphs_count);
+    this.charactersCount.push(a.characters_count);
+    this.wordsCount.push(a.words_count);
+    this.sharesFacebook.push(a.shares.facebook);
+    this.sharesTwitter.push(a.shares.twitter);
+    this.sharesReddit.push(a.shares.reddit);
+    this.bodyKind.push(body.kind);
+    this.bodyRef.push(body.ref);
+    this.bodyLength.push(body.length ?? 0);
+    this.bodyDate.push(body.date ?? -1);
+    this.titles.push(a.title);
+
+    this.list(this.categories, a.categories, (c) =>
+      this.categoryCode.push(this.dict.categories.code(c)),
+    );
+    this.list(this.topics, a.topics, (t) => this.topicCode.push(this.dict.topics.code(t)));
+    this.list(this.industries, a.industries, (i) =>
+      this.industryCode.push(this.dict.industries.code(i)),
+    );
+    this.list(this.events, a.events, (e) =>
+      this.eventCode.push(this.dict.events.code({ type: e.type, category: e.category })),
+    );
+    this.list(this.entities, a.entities, (e) => {
+      const { id, name, type, links, metadata } = e;
+      this.entityCode.push(this.dict.entities.code({ id, name, type, links, metadata }));
+      this.entityFrequency.push(e.frequency);
+      this.entityScore.push(e.sentiment.score);
+      this.entityPolarity.push(polarityCode(e.sentiment.polarity, e.sentiment.score));
+    });
+    const located = a.locations_mentioned.filter((l) => l.lat !== null && l.lng !== null);
+    this.list(this.places, located, (l) => {
+      this.placeCode.push(this.dict.places.code(l));
+      const lower = l.name.toLowerCase();
+      const entity = a.entities.find(
+        (e) => e.type === 'location' && e.name.toLowerCase() === lower,
+      );
+      this.placeEntity.push(entity?.id ?? Number.NaN);
+    });
+    let videos = 0;
+    const images = a.media.filter((m) => {
+      if (m.type !== 'image') videos++;
+      return m.type === 'image';
+    });
+    this.videoCount.push(videos);
+    this.list(this.images, images, (m) => {
+      this.imageWidth.push(m.width);
+      this.imageHeight.push(m.height);
+    });
+    this.words(this.titleWords, this.titleWord, a.title);
+    this.words(this.descriptionWords, this.descriptionWord, a.description);
+    return row;
+  }
+
+  private list<T>(column: ListColumn, items: readonly T[], add: (item: T) => void): void {
+    for (const item of items) add(item);
+    column.start.push(column.start.data[column.start.length - 1]! + items.length);
+  }
+
+  private words(column: ListColumn, values: Grow<Int32Array>, text: string): void {
+    const tokens = tokenize(text);
+    for (const w of tokens) values.push(this.dict.words.code(w));
+    column.start.push(values.length);
+  }
+
+  /** Adds rows (already appended) to `order`, keeping it newest first. */
+  insert(rows: readonly number[]): void {
+    if (rows.length === 0) return;
+    const published = this.published.data;
+    const id = this.id.data;
+    const newer = (a: number, b: number): boolean =>
+      published[a]! > published[b]! || (published[a] === published[b] && id[a]! > id[b]!);
+    const fresh = [...rows].sort((a, b) => (newer(a, b) ? -1 : newer(b, a) ? 1 : 0));
+    const old = this.order;
+    const out = new Int32Array(old.length + fresh.length);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < out.length; k++) {
+      const takeFresh =
+        j < fresh.length && (i >= old.length || newer(fresh[j] as number, old[i] as number));
+      out[k] = takeFresh ? (fresh[j++] as number) : (old[i++] as number);
+    }
+    this.order = out;
+  }
+
+  /** Takes rows out of `order`; their values stay until `compact`. */
+  remove(rows: ReadonlySet<number>): void {
+    if (rows.size === 0) return;
+    this.order = this.order.filter((row) => !rows.has(row));
+  }
+
+  /** Rows appended but no longer in `order`. */
+  get dropped(): number {
+    return this.rows - this.order.length;
+  }
+
+  /**
+   * Rebuilds every column with the live rows only, in `order`: the rows are
+   * renumbered (newest first, so scans read memory in sequence again) and
+   * `generation` moves on. Dictionaries are kept whole.
+   */
+  compact(): void {
+    const keep = this.order;
+    for (const name of SCALAR_COLUMNS) gather(this[name], keep);
+    const titles = Array.from(keep, (row) => this.titles[row] as string);
+    this.titles.length = 0;
+    for (const t of titles) this.titles.push(t);
+    for (const [list, values] of LIST_COLUMNS) {
+      const column = this[list];
+      const start = column.start.data;
+      const fresh = i32(new Int32Array(keep.length + 1));
+      let total = 0;
+      for (let k = 0; k < keep.length; k++) {
+        const row = keep[k] as number;
+        total += (start[row + 1] as number) - (start[row] as number);
+        fresh.data[k + 1] = total;
+      }
+      for (const name of values) {
+        const col = this[name];
+        const out = new (col.data.constructor as new (n: number) => typeof col.data)(total);
+        let at = 0;
+        for (let k = 0; k < keep.length; k++) {
+          const row = keep[k] as number;
+          const from = start[row] as number;
+          const to = start[row + 1] as number;
+          out.set(col.data.subarray(from, to), at);
+          at += to - from;
+        }
+        col.data = out;
+        col.length = total;
+      }
+      column.start.data = fresh.data;
+      column.start.length = keep.length + 1;
+    }
+    this.order = Int32Array.from(keep, (_, k) => k);
+    this.generation++;
+  }
+}
+
+/** The one-value-per-row columns, by name (compaction and the store file walk them). */
+export const SCALAR_COLUMNS = [
+  'id',
+  'published',
+  'created',
+  'language',
+  'source',
+  'author',
+  'story',
+  'flags',
+  'sentimentOverall',
+  'sentimentTitle',
+  'sentimentBody',
+  'polarityOverall',
+  'polarityTitle',
+  'polarityBody',
+  'fkGrade',
+  'ease',
+  'ari',
+  'readingAge',
+  'difficulty',
+  'audience',
+  'readTime',
+  'sentencesCount',
+  'paragraphsCount',
+  'charactersCount',
+  'wordsCount',
+  'sharesFacebook',
+  'sharesTwitter',
+  'sharesReddit',
+  'videoCount',
+  'bodyKind',
+  'bodyRef',
+  'bodyLength',
+  'bodyDate',
+] as const satisfies readonly (keyof ArticleTable)[];
+
+/** Each list column with its value columns. */
+export const LIST_COLUMNS = [
+  ['categories', ['categoryCode']],
+  ['topics', ['topicCode']],
+  ['industries', ['industryCode']],
+  ['events', ['eventCode']],
+  ['entities', ['entityCode', 'entityFrequency', 'entityScore', 'entityPolarity']],
+  ['places', ['placeCode', 'placeEntity']],
+  ['images', ['imageWidth', 'imageHeight']],
+  ['titleWords', ['titleWord']],
+  ['descriptionWords', ['descriptionWord']],
+] as const satisfies readonly (readonly [keyof ArticleTable, readonly (keyof ArticleTable)[]])[];
+
+/** Replaces a column's values by `column[rows[k]]` for each k. */
+function gather(column: Grow<Float64Array | Int32Array | Uint8Array>, rows: Int32Array): void {
+  const out = new (column.data.constructor as new (n: number) => typeof column.data)(rows.length);
+  for (let k = 0; k < rows.length; k++) out[k] = column.data[rows[k] as number] as number;
+  column.data = out;
+  column.length = rows.length;
+}
