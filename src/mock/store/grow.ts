@@ -55,6 +55,12 @@ export class Dict<T> {
   readonly values: T[];
   /** Built on first use: a store loaded from its file may never code a new value. */
   private codes: Map<string, number> | undefined;
+  /**
+   * Objects coded before, by identity: the generator shares one source, one
+   * category… object between the articles that carry it, so most are coded
+   * without computing their key.
+   */
+  private readonly seen = new WeakMap<object, number>();
 
   constructor(
     private readonly key: (value: T) => string,
@@ -63,7 +69,13 @@ export class Dict<T> {
     this.values = [...values];
   }
 
+  /** The value's code; `value` must not change afterwards (it is kept). */
   code(value: T): number {
+    const object = typeof value === 'object' && value !== null ? value : undefined;
+    if (object !== undefined) {
+      const known = this.seen.get(object);
+      if (known !== undefined) return known;
+    }
     const codes = this.index();
     const k = this.key(value);
     let c = codes.get(k);
@@ -72,6 +84,7 @@ export class Dict<T> {
       this.values.push(value);
       codes.set(k, c);
     }
+    if (object !== undefined) this.seen.set(object, c);
     return c;
   }
 

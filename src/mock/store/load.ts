@@ -22,6 +22,7 @@ import {
   fixturesDataDir,
 } from '../fixtures/committed.js';
 import { ArticleJson, type FileBytes, readRange } from './article-json.js';
+import { addExtras } from './extras.js';
 import { buildCatalogue } from './catalogue.js';
 import { type Catalogue, FixtureStore } from './fixture-store.js';
 import { catalogueOf, namedColumns, readStoreFile, type StoreFileContents } from './store-file.js';
@@ -199,38 +200,6 @@ export async function loadFixtures(options: LoadFixturesOptions = {}): Promise<F
     catalogue = buildCatalogue(table, await set.lists());
   }
   return new FixtureStore(now, seed, table, json, catalogue);
-}
-
-/**
- * `count` generated extras, appended newest first (so a scan reads them in
- * sequence); only their columns are kept.
- */
-async function addExtras(
-  table: ArticleTable,
-  json: ArticleJson,
-  seed: number,
-  count: number,
-  now: Date,
-): Promise<void> {
-  const [{ ExtraArticles }, { buildWorld }] = await Promise.all([
-    import('../fixtures/generate.js'),
-    import('../fixtures/world.js'),
-  ]);
-  const extras = new ExtraArticles(buildWorld(seed), seed);
-  const shift = now.getTime() - REFERENCE_INSTANT;
-  const ages = Float64Array.from({ length: count }, (_, i) => extras.age(i));
-  // Newest first; ties by the higher id (a later index).
-  const indexes = Array.from({ length: count }, (_, i) => i).sort(
-    (a, b) => (ages[a] as number) - (ages[b] as number) || b - a,
-  );
-  const rows: number[] = [];
-  for (const i of indexes) {
-    const article = extras.make(i);
-    article.published_at = new Date(REFERENCE_INSTANT - (ages[i] as number) + shift).toISOString();
-    rows.push(table.append(article, { kind: BODY.extra, ref: i }));
-  }
-  table.insert(rows);
-  json.generate(BODY.extra, (ref) => extras.make(ref));
 }
 
 /**

@@ -17,41 +17,10 @@ import type {
   ArticleSource,
   LocationMentioned,
   Polarity,
+  TableArticle,
 } from '../fixtures/article-types.js';
-import { type Grow, f64, i32, objects, strings, u8 } from './grow.js';
+import { type Dict, type Grow, f64, i32, objects, strings, u8 } from './grow.js';
 import { tokenize } from '../search/text.js';
-
-/** What the table reads of an article: everything but the texts the engine never searches. */
-export type TableArticle = Pick<
-  Article,
-  | 'id'
-  | 'published_at'
-  | 'title'
-  | 'description'
-  | 'language'
-  | 'author'
-  | 'categories'
-  | 'topics'
-  | 'industries'
-  | 'entities'
-  | 'locations_mentioned'
-  | 'source'
-  | 'sentiment'
-  | 'readability'
-  | 'media'
-  | 'shares'
-  | 'story'
-  | 'is_duplicate'
-  | 'is_free'
-  | 'is_breaking'
-  | 'is_clickbait'
-  | 'events'
-  | 'read_time'
-  | 'sentences_count'
-  | 'paragraphs_count'
-  | 'words_count'
-  | 'characters_count'
->;
 
 export const POLARITIES: readonly Polarity[] = ['positive', 'negative', 'neutral'];
 
@@ -190,14 +159,23 @@ export class ArticleTable {
     return this.id.length;
   }
 
-  /** Appends one article; returns its row. Call `insert` with the new rows to index them. */
+  /** Room for `rows` rows in every one-value column (a set of known size). */
+  reserve(rows: number): void {
+    for (const name of SCALAR_COLUMNS) this[name].reserve(rows);
+  }
+
+  /**
+   * Appends one article; returns its row. Call `insert` with the new rows to
+   * index them. `publishedMs` spares parsing published_at when the caller has it.
+   */
   append(
     a: TableArticle,
     body: { kind: number; ref: number; length?: number; date?: number },
     createdMs?: number,
+    publishedMs?: number,
   ): number {
     const row = this.rows;
-    const published = Date.parse(a.published_at);
+    const published = publishedMs ?? Date.parse(a.published_at);
     this.id.push(a.id);
     this.published.push(published);
     this.created.push(createdMs ?? published);
@@ -246,12 +224,9 @@ export class ArticleTable {
     this.list(this.industries, a.industries, (i) =>
       this.industryCode.push(this.dict.industries.code(i)),
     );
-    this.list(this.events, a.events, (e) =>
-      this.eventCode.push(this.dict.events.code({ type: e.type, category: e.category })),
-    );
+    this.list(this.events, a.events, (e) => this.eventCode.push(this.dict.events.code(e)));
     this.list(this.entities, a.entities, (e) => {
-      const { id, name, type, links, metadata } = e;
-      this.entityCode.push(this.dict.entities.code({ id, name, type, links, metadata }));
+      this.entityCode.push(this.entityCodeOf(e));
       this.entityFrequency.push(e.frequency);
       this.entityScore.push(e.sentiment.score);
       this.entityPolarity.push(polarityCode(e.sentiment.polarity, e.sentiment.score));
@@ -278,6 +253,36 @@ export class ArticleTable {
     this.words(this.titleWords, this.titleWord, a.title);
     this.words(this.descriptionWords, this.descriptionWord, a.description);
     return row;
+  }
+
+  /**
+   * Mentions of one catalogue entity share its links and metadata objects:
+   * once coded, they are found again by those references, without a key.
+   */
+  private readonly entitiesSeen = new Map<
+    number,
+    { links: object; metadata: object; name: string; type: string; code: number }[]
+  >();
+
+  private entityCodeOf(e: Article['entities'][number]): number {
+    let seen = this.entitiesSeen.get(e.id);
+    for (const s of seen ?? []) {
+      if (
+        s.links === e.links &&
+        s.metadata === e.metadata &&
+        s.name === e.name &&
+        s.type === e.type
+      )
+        return s.code;
+    }
+    const { id, name, type, links, metadata } = e;
+    const code = this.dict.entities.code({ id, name, type, links, metadata });
+    if (seen === undefined) {
+      seen = [];
+      this.entitiesSeen.set(id, seen);
+    }
+    seen.push({ links, metadata, name, type, code });
+    return code;
   }
 
   private list<T>(column: ListColumn, items: readonly T[], add: (item: T) => void): void {
@@ -320,6 +325,50 @@ export class ArticleTable {
   /** Rows appended but no longer in `order`. */
   get dropped(): number {
     return this.rows - this.order.length;
+  }
+
+  /**
+   * Appends every row of `part` (a table built elsewhere, with dictionaries
+   * of its own: a worker's share of the `--articles` extras), its codes
+   * translated to this table's. Returns the new rows, in `part`'s row order;
+   * index them with `insert`.
+   */
+  appendTable(part: ArticleTable): number[] {
+    const first = this.rows;
+    const remap = new Map<string, Int32Array>();
+    for (const [name, dict] of Object.entries(part.dict)) {
+      const mine = this.dict[name as keyof ArticleTable['dict']] as Dict<unknown>;
+      remap.set(
+        name,
+        Int32Array.from(dict.values as unknown[], (v) => mine.code(v)),
+      );
+    }
+    const copy = (
+      name: string,
+      to: Grow<Float64Array | Int32Array | Uint8Array>,
+      from: Grow<Float64Array | Int32Array | Uint8Array>,
+    ) => {
+      const n = from.length;
+      to.reserve(to.length + n);
+      const dict = CODED_COLUMNS[name];
+      if (dict === undefined) to.data.set(from.data.subarray(0, n), to.length);
+      else {
+        const codes = remap.get(dict) as Int32Array;
+        for (let i = 0; i < n; i++)
+          to.data[to.length + i] = codes[from.data[i] as number] as number;
+      }
+      to.length += n;
+    };
+    for (const name of SCALAR_COLUMNS) copy(name, this[name], part[name]);
+    for (const t of part.titles) this.titles.push(t);
+    for (const [list, values] of LIST_COLUMNS) {
+      const base = this[list].start.data[this[list].start.length - 1] as number;
+      const start = part[list].start;
+      for (let r = 1; r < start.length; r++)
+        this[list].start.push(base + (start.data[r] as number));
+      for (const name of values) copy(name, this[name], part[name]);
+    }
+    return Array.from({ length: part.rows }, (_, i) => first + i);
   }
 
   /**
@@ -414,6 +463,23 @@ export const LIST_COLUMNS = [
   ['titleWords', ['titleWord']],
   ['descriptionWords', ['descriptionWord']],
 ] as const satisfies readonly (readonly [keyof ArticleTable, readonly (keyof ArticleTable)[]])[];
+
+/** Columns holding dictionary codes, with their dictionary. */
+export const CODED_COLUMNS: Readonly<Record<string, keyof ArticleTable['dict']>> = {
+  language: 'languages',
+  source: 'sources',
+  author: 'authors',
+  difficulty: 'difficulties',
+  audience: 'audiences',
+  categoryCode: 'categories',
+  topicCode: 'topics',
+  industryCode: 'industries',
+  eventCode: 'events',
+  entityCode: 'entities',
+  placeCode: 'places',
+  titleWord: 'words',
+  descriptionWord: 'words',
+};
 
 /** Replaces a column's values by `column[rows[k]]` for each k. */
 function gather(column: Grow<Float64Array | Int32Array | Uint8Array>, rows: Int32Array): void {

@@ -1,0 +1,21 @@
+import { ArticleTable } from '../dist/mock/store/table.js';
+import { makeExtras, partOf } from '../dist/mock/store/extras.js';
+const n = 50000;
+const indexes = Int32Array.from({ length: n }, (_, i) => i);
+const published = Float64Array.from({ length: n }, (_, i) => 1e12 - i);
+let c0 = process.cpuUsage(); let t0 = performance.now();
+const t = new ArticleTable();
+await makeExtras({ seed: 20240611, indexes, published }, t);
+let c = process.cpuUsage(c0);
+console.log('make 50k cpu', ((c.user + c.system) / 1000).toFixed(0), 'wall', (performance.now() - t0).toFixed(0));
+c0 = process.cpuUsage(); t0 = performance.now();
+const p = partOf(t);
+const main = new ArticleTable();
+const { default: _ } = { default: 0 };
+const back = new ArticleTable();
+for (const [name, col] of (await import('../dist/mock/store/store-file.js')).namedColumns(back)) { const d = new Map(p.columns).get(name); col.data = d; col.length = d.length; }
+for (const [name, values] of p.dicts) for (const v of values) back.dict[name].values.push(structuredClone(v));
+for (const x of p.titles) back.titles.push(x);
+const rows = main.appendTable(back);
+c = process.cpuUsage(c0);
+console.log('merge 50k cpu', ((c.user + c.system) / 1000).toFixed(0), 'wall', (performance.now() - t0).toFixed(0), rows.length);
