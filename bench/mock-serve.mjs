@@ -44,14 +44,26 @@ function serve() {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [BIN, 'mock', 'serve', '--port', '0', '--now', NOW, '--no-rate-limit', '--articles', String(ARTICLES)],
+    [
+      BIN,
+      'mock',
+      'serve',
+      '--port',
+      '0',
+      '--now',
+      NOW,
+      '--no-rate-limit',
+      '--articles',
+      String(ARTICLES),
+    ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
       out += c.toString();
-      if (out.includes('\n')) resolve({ child, url: out.trim(), ready: (performance.now() - started) / 1000 });
+      if (out.includes('\n'))
+        resolve({ child, url: out.trim(), ready: (performance.now() - started) / 1000 });
     });
     child.once('exit', (code) => reject(new Error(`mock serve exited with ${code}`)));
   });
