@@ -218,6 +218,7 @@ export async function createMockApp(
   }
   if (options.publishRate !== undefined && options.publishRate > 0) {
     const { startPublisher } = await import('./publisher.js');
+    cap.reserve();
     publisher = startPublisher({
       clock,
       store,

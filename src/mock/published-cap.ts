@@ -7,6 +7,7 @@
  */
 import type { Article } from './fixtures/article-types.js';
 import { f64 } from './store/grow.js';
+import { compactTable, reserveRows } from './store/table-layout.js';
 import type { FixtureStore } from './store/fixture-store.js';
 
 /** Published articles kept: about 28 hours at 60 a minute, more than a stream replays (24 h). */
@@ -27,6 +28,12 @@ export class PublishedCap {
     private readonly compactAfter = COMPACT_AFTER,
   ) {}
 
+  /** The table is never larger than this with publishing on: reserved at once, it never grows by steps. */
+  reserve(): void {
+    const t = this.store.table;
+    reserveRows(t, t.rows + this.max + this.compactAfter);
+  }
+
   /** Takes note of a published batch; drops the oldest past the cap. */
   published(articles: readonly Article[]): void {
     for (const a of articles) this.ids.push(a.id);
@@ -44,7 +51,7 @@ export class PublishedCap {
       if (row !== undefined) rows.add(row);
     }
     this.store.table.remove(rows);
-    if (this.store.table.dropped >= this.compactAfter) this.store.table.compact();
+    if (this.store.table.dropped >= this.compactAfter) compactTable(this.store.table);
     // The queue's spent front is reclaimed now and then, not per article.
     if (this.head >= this.max) {
       const rest = this.ids.data.slice(this.head, this.ids.length);

@@ -13,6 +13,6 @@ export function headlines(core: EngineCore, params: Params, ctx: SearchContext):
   const t = core.index.table;
   return pagedSearch(core, params, ctx, {
     filters: [(row) => sourceOf(t, row).rankings.opr >= HEADLINE_MIN_RANK],
-    defaultSort: (table, row) => sourceOf(table, row).rankings.opr,
+    defaultSort: 'source.rank.opr',
   });
 }

@@ -27,7 +27,8 @@ export class ArticleIndex {
   private namesFrom = -1;
   private entityNames: (EntityNames | undefined)[] = [];
   private authors = new Map<string, number>();
-  private authorsOrder: Int32Array | undefined;
+  /** The index version `authors` was read at (a newer article may now be first with a name). */
+  private authorsAt = -1;
   private readonly countryIds: Map<string, number>;
   private readonly languageIds: Map<string, number>;
 
@@ -86,15 +87,16 @@ export class ArticleIndex {
    */
   firstAuthorId = (nameLower: string): number | undefined => {
     const t = this.table;
-    if (this.authorsOrder !== t.order) {
+    if (this.authorsAt !== t.index.version) {
       this.authors = new Map();
       for (const j of this.store.journalists) this.authors.set(j.name.toLowerCase(), j.id);
-      this.authorsOrder = t.order;
+      this.authorsAt = t.index.version;
     }
     if (this.authors.has(nameLower)) return this.authors.get(nameLower);
     let found: number | undefined;
-    for (let p = 0; p < t.order.length && found === undefined; p++) {
-      const a = authorOf(t, t.order[p] as number);
+    const order = t.order;
+    for (let p = 0; p < order.length && found === undefined; p++) {
+      const a = authorOf(t, order[p] as number);
       if (a.id !== null && a.name.toLowerCase() === nameLower) found = a.id;
     }
     this.authors.set(nameLower, found as number);

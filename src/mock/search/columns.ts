@@ -32,6 +32,11 @@ export interface Columns {
   keyword(field: string): KeywordColumn | undefined;
   /** Lower-case titles (title_starts_with, title_ends_with). */
   lowerTitles(): readonly string[];
+  /**
+   * A named sort key (`sort.by`) for every row, computed once and extended as
+   * rows come: ranking then reads one typed array (NaN: no value, last).
+   */
+  sortKeys(name: string, key: (t: ArticleTable, row: number) => number | undefined): Float64Array;
 }
 
 interface Built<T> {
@@ -48,6 +53,7 @@ export function createColumns(table: ArticleTable): Columns {
     Built<Map<string, Grow<Int32Array>>> & { views?: PostingsColumn }
   >();
   const lower: Built<string[]> = { column: [], rows: 0 };
+  const keys = new Map<string, Built<Grow<Float64Array>>>();
   const n = (): number => table.rows;
   return {
     postings(field) {
@@ -114,6 +120,9 @@ export function createColumns(table: ArticleTable): Columns {
       }
       built.rows = n();
       return { codes: codes.view(), dict };
+    },
+    sortKeys(name, key) {
+      return extend(keys, name, f64, (row, col) => col.push(key(table, row) ?? Number.NaN)).view();
     },
     lowerTitles() {
       for (let row = lower.rows; row < n(); row++)

@@ -10,7 +10,7 @@ import {
   wantsFacets,
 } from './respond.js';
 import { type Candidates, select, selectRows } from './select.js';
-import { keyField, type SortKey, topRows, topRowsByColumn } from './sort.js';
+import { keyField, type SortBy, topRows, topRowsByColumn } from './sort.js';
 import type { DocFilter, EngineResult, Params, SearchContext } from './types.js';
 
 /** What every endpoint shares: the index of the store and the prompt cache. */
@@ -35,7 +35,7 @@ export interface PagedSearch {
   /** The endpoint's own condition (authority, story, entity…). */
   readonly filters?: readonly DocFilter[];
   /** Order when sort.by is absent (default published_at). */
-  readonly defaultSort?: SortKey;
+  readonly defaultSort?: Exclude<SortBy, 'relevance'>;
 }
 
 /** A search-shaped endpoint: filter, sort, page, and answer in the search envelope. */
@@ -50,7 +50,6 @@ export function pagedSearch(
   const choice = sortChoice(prepared, index, how.defaultSort);
   const needed = neededOrder(prepared, ctx);
   const rows = how.rows ?? index.table.order;
-  const column = keyField(choice.key);
   let body: Record<string, unknown>;
   if (wantsFacets(prepared)) {
     // Facets count every match: collect them all.
@@ -60,14 +59,19 @@ export function pagedSearch(
     // The index's own order: the scan stops once the page is full, plus one
     // match to say a next page exists (the envelope has no total).
     body = searchBody(prepared, select(prepared, rows, how.filters, needed + 1), ctx, index);
-  } else if (column !== undefined) {
-    // A field's order: rank the matching rows from its column.
+  } else if (choice.name !== undefined) {
+    // A named order: the matching rows ranked from the key's column (a
+    // numeric field's own, or the composite key's, computed once per row).
     const matches = selectRows(prepared, rows, how.filters);
-    const keys = index.columns.number(column) as Float64Array;
+    const field = keyField(choice.key);
+    const keys =
+      field === undefined
+        ? index.columns.sortKeys(choice.name, choice.key)
+        : (index.columns.number(field) as Float64Array);
     const top = topRowsByColumn(index.table, matches, keys, choice.order, needed);
     body = searchBody(prepared, top, ctx, index, matches.length);
   } else {
-    // Another order: every match is ranked, only the leading ones are kept.
+    // Relevance (it depends on the request): every match is ranked, only the leading ones are kept.
     const matches = select(prepared, rows, how.filters);
     const top = topRows(index.table, matches, choice.key, choice.order, needed);
     body = searchBody(prepared, top, ctx, index, matches.length);

@@ -46,19 +46,24 @@ export interface SortChoice {
   readonly order: 'asc' | 'desc';
   /** The key is published_at descending: the index order already is the answer. */
   readonly natural: boolean;
+  /** A named key (sort.by), whose values the engine keeps in a column; not relevance. */
+  readonly name?: Exclude<SortBy, 'relevance'>;
 }
 
 export function sortChoice(
   prepared: Prepared,
   index: ArticleIndex,
-  fallback?: SortKey,
+  /** The endpoint's order when sort.by is absent. */
+  fallback?: Exclude<SortBy, 'relevance'>,
 ): SortChoice {
   const by = prepared.values.get('sort.by') as SortBy | undefined;
   const order = (prepared.values.get('sort.order') as 'asc' | 'desc' | undefined) ?? 'desc';
-  if (by === undefined && fallback !== undefined) return { key: fallback, order, natural: false };
+  if (by === undefined && fallback !== undefined)
+    return { key: SORT_KEYS[fallback], order, natural: false, name: fallback };
   const name = by ?? 'published_at';
-  const key = name === 'relevance' ? relevance(prepared.words, index) : SORT_KEYS[name];
-  return { key, order, natural: name === 'published_at' && order === 'desc' };
+  if (name === 'relevance')
+    return { key: relevance(prepared.words, index), order, natural: false };
+  return { key: SORT_KEYS[name], order, natural: name === 'published_at' && order === 'desc', name };
 }
 
 /** Orders the matches; only the first `limit` places need to be right (the pages up to the one shown). */

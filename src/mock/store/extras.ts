@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { REFERENCE_INSTANT } from '../fixtures/committed.js';
 import type { ArticleJson } from './article-json.js';
-import { namedColumns } from './store-file.js';
+import { appendTable, namedColumns, reserveRows } from './table-layout.js';
 import { ArticleTable, BODY } from './table.js';
 
 /** Below this many extras, threads cost more than they save. */
@@ -48,7 +48,7 @@ export async function makeExtras(
   extras?: Extras,
 ): Promise<void> {
   extras ??= await extrasFor(task.seed);
-  table.reserve(table.rows + task.indexes.length);
+  reserveRows(table, table.rows + task.indexes.length);
   for (let k = 0; k < task.indexes.length; k++) {
     const i = task.indexes[k] as number;
     const published = task.published[k] as number;
@@ -130,6 +130,6 @@ export async function addExtras(
     }),
   );
   const rows: number[] = [];
-  for (const part of parts) for (const row of table.appendTable(tableOf(part))) rows.push(row);
+  for (const part of parts) for (const row of appendTable(table, tableOf(part))) rows.push(row);
   table.insert(rows);
 }

@@ -71,8 +71,7 @@ export class FixtureStore implements Catalogue {
   private lists: Record<IdList, Map<number, number[]>> | undefined;
   /** Rows the id map and the lists cover, and the table generation they were built for. */
   private covered = { rows: 0, generation: -1, listRows: 0 };
-  private positions: { order: Int32Array; of: Int32Array } | undefined;
-  private decoded: { order: Int32Array; articles: Article[] } | undefined;
+  private decoded: { version: number; generation: number; articles: Article[] } | undefined;
   private maxId = 0;
 
   constructor(
@@ -103,14 +102,14 @@ export class FixtureStore implements Catalogue {
 
   /** Articles in the index. */
   get size(): number {
-    return this.table.order.length;
+    return this.table.index.length;
   }
 
   /** The row of an indexed article. */
   rowOf(id: number): number | undefined {
     this.cover();
     const row = this.ids.get(id);
-    return row !== undefined && this.positionOf(row) >= 0 ? row : undefined;
+    return row !== undefined && this.table.index.isLive(row) ? row : undefined;
   }
 
   /** One indexed article as an object (a fresh copy). */
@@ -124,9 +123,13 @@ export class FixtureStore implements Catalogue {
    * (it decodes the whole set; the engine reads the table).
    */
   get articles(): Article[] {
-    const order = this.table.order;
-    if (this.decoded?.order !== order) {
-      this.decoded = { order, articles: Array.from(order, (row) => this.json.article(row)) };
+    const { index, generation } = this.table;
+    if (this.decoded?.version !== index.version || this.decoded.generation !== generation) {
+      this.decoded = {
+        version: index.version,
+        generation,
+        articles: Array.from(index.view, (row) => this.json.article(row)),
+      };
     }
     return this.decoded.articles;
   }
@@ -139,13 +142,7 @@ export class FixtureStore implements Catalogue {
 
   /** Position of a row in the index (0 = newest), or -1 when it is not indexed. */
   positionOf(row: number): number {
-    const order = this.table.order;
-    if (this.positions?.order !== order) {
-      const of = new Int32Array(this.table.rows).fill(-1);
-      for (let p = 0; p < order.length; p++) of[order[p] as number] = p;
-      this.positions = { order, of };
-    }
-    return this.positions.of[row] ?? -1;
+    return this.table.index.positionOf(row, this.table.rows);
   }
 
   /** Rows of the indexed articles mentioning an entity, of a story, or by an author record: newest first. */

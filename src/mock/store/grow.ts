@@ -27,10 +27,14 @@ export class Grow<T extends Typed> {
     this.data[this.length++] = value;
   }
 
-  /** Room for `total` values without another copy. */
+  /**
+   * Room for `total` values without another copy. Grows by a quarter: a
+   * mock left publishing for days keeps its columns at most 25 % larger than
+   * their rows, where doubling would leave up to half of them empty.
+   */
   reserve(total: number): void {
     if (total <= this.data.length) return;
-    const next = new this.ctor(Math.max(total, this.data.length * 2, 16));
+    const next = new this.ctor(Math.max(total, Math.floor(this.data.length * 1.25) + 16));
     next.set(this.data.subarray(0, this.length));
     this.data = next;
   }

@@ -25,7 +25,8 @@ import { ArticleJson, type FileBytes, readRange } from './article-json.js';
 import { addExtras } from './extras.js';
 import { buildCatalogue } from './catalogue.js';
 import { type Catalogue, FixtureStore } from './fixture-store.js';
-import { catalogueOf, namedColumns, readStoreFile, type StoreFileContents } from './store-file.js';
+import { catalogueOf, readStoreFile, type StoreFileContents } from './store-file.js';
+import { namedColumns } from './table-layout.js';
 import { ArticleTable, BODY } from './table.js';
 
 export { BASE_ARTICLES, COMMITTED_SEED };
@@ -132,11 +133,9 @@ function restore(contents: StoreFileContents): ArticleTable {
     for (const v of header.dicts[name] ?? []) (dict.values as unknown[]).push(v);
   }
   for (const t of header.titles) table.titles.push(t);
-  table.order = header.order === undefined ? identity(header.rows) : Int32Array.from(header.order);
+  table.insert(header.order ?? Array.from({ length: header.rows }, (_, i) => i));
   return table;
 }
-
-const identity = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => i);
 
 /** The committed set: from the store file, or encoded in memory when there is none. */
 async function committed(): Promise<BaseSet> {

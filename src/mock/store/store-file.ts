@@ -14,7 +14,8 @@
  */
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import type { Catalogue } from './fixture-store.js';
-import { LIST_COLUMNS, SCALAR_COLUMNS, type ArticleTable } from './table.js';
+import type { ArticleTable } from './table.js';
+import { namedColumns } from './table-layout.js';
 
 /** Bumped whenever the layout or the encoding of a column changes: an older file is then rebuilt. */
 export const STORE_FORMAT = 1;
@@ -61,19 +62,6 @@ function typeOf(column: { data: Float64Array | Int32Array | Uint8Array }): Colum
     : column.data instanceof Int32Array
       ? 'i32'
       : 'u8';
-}
-
-/** Every column of a table by name: the one-value ones, then each list's start and values. */
-export function namedColumns(
-  table: ArticleTable,
-): [string, { data: Float64Array | Int32Array | Uint8Array; length: number }][] {
-  const out: [string, { data: Float64Array | Int32Array | Uint8Array; length: number }][] =
-    SCALAR_COLUMNS.map((name) => [name, table[name]]);
-  for (const [list, values] of LIST_COLUMNS) {
-    out.push([`${list}.start`, table[list].start]);
-    for (const name of values) out.push([name, table[name]]);
-  }
-  return out;
 }
 
 export function writeStoreFile(

@@ -7,10 +7,10 @@
  * engine never reads (bodies, summaries, links) is only in the article's JSON,
  * kept beside the table (article-json.ts) and read for the records a page shows.
  *
- * Rows are appended, never changed. `order` lists the live rows newest first
- * (published_at, then id, descending): the index every scan walks. Dropping
- * rows (the cap on published articles) takes them out of `order`; `compact`
- * later rebuilds the table without them.
+ * Rows are appended, never changed. The index (row-order.ts) lists the live
+ * rows newest first (published_at, then id, descending): what every scan
+ * walks. Dropping rows (the cap on published articles) takes them out of the
+ * index; `compactTable` (table-layout.ts) later removes them in place.
  */
 import type {
   Article,
@@ -19,8 +19,9 @@ import type {
   Polarity,
   TableArticle,
 } from '../fixtures/article-types.js';
-import { type Dict, type Grow, f64, i32, objects, strings, u8 } from './grow.js';
+import { type Grow, f64, i32, objects, strings, u8 } from './grow.js';
 import { tokenize } from '../search/text.js';
+import { RowOrder } from './row-order.js';
 
 export const POLARITIES: readonly Polarity[] = ['positive', 'negative', 'neutral'];
 
@@ -150,18 +151,18 @@ export class ArticleTable {
     words: strings(),
   };
 
-  /** Live rows, newest first. */
-  order: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /** Bumped when rows are renumbered (compact): anything keyed by row must be rebuilt. */
+  /** The live rows, newest first. */
+  readonly index = new RowOrder();
+  /** Bumped when rows are renumbered (compaction): anything keyed by row must be rebuilt. */
   generation = 0;
+
+  /** The live rows, newest first (a view: valid until the index changes). */
+  get order(): Int32Array {
+    return this.index.view;
+  }
 
   get rows(): number {
     return this.id.length;
-  }
-
-  /** Room for `rows` rows in every one-value column (a set of known size). */
-  reserve(rows: number): void {
-    for (const name of SCALAR_COLUMNS) this[name].reserve(rows);
   }
 
   /**
@@ -296,195 +297,23 @@ export class ArticleTable {
     column.start.push(values.length);
   }
 
-  /** Adds rows (already appended) to `order`, keeping it newest first. */
+  /** Adds rows (already appended) to the index, keeping it newest first. */
   insert(rows: readonly number[]): void {
-    if (rows.length === 0) return;
     const published = this.published.data;
     const id = this.id.data;
-    const newer = (a: number, b: number): boolean =>
-      published[a]! > published[b]! || (published[a] === published[b] && id[a]! > id[b]!);
-    const fresh = [...rows].sort((a, b) => (newer(a, b) ? -1 : newer(b, a) ? 1 : 0));
-    const old = this.order;
-    const out = new Int32Array(old.length + fresh.length);
-    let i = 0;
-    let j = 0;
-    for (let k = 0; k < out.length; k++) {
-      const takeFresh =
-        j < fresh.length && (i >= old.length || newer(fresh[j] as number, old[i] as number));
-      out[k] = takeFresh ? (fresh[j++] as number) : (old[i++] as number);
-    }
-    this.order = out;
+    this.index.insert(
+      rows,
+      (a, b) => published[a]! > published[b]! || (published[a] === published[b] && id[a]! > id[b]!),
+    );
   }
 
-  /** Takes rows out of `order`; their values stay until `compact`. */
+  /** Takes rows out of the index; their values stay until the table is compacted. */
   remove(rows: ReadonlySet<number>): void {
-    if (rows.size === 0) return;
-    this.order = this.order.filter((row) => !rows.has(row));
+    this.index.remove(rows);
   }
 
-  /** Rows appended but no longer in `order`. */
+  /** Rows appended but no longer in the index. */
   get dropped(): number {
-    return this.rows - this.order.length;
+    return this.rows - this.index.length;
   }
-
-  /**
-   * Appends every row of `part` (a table built elsewhere, with dictionaries
-   * of its own: a worker's share of the `--articles` extras), its codes
-   * translated to this table's. Returns the new rows, in `part`'s row order;
-   * index them with `insert`.
-   */
-  appendTable(part: ArticleTable): number[] {
-    const first = this.rows;
-    const remap = new Map<string, Int32Array>();
-    for (const [name, dict] of Object.entries(part.dict)) {
-      const mine = this.dict[name as keyof ArticleTable['dict']] as Dict<unknown>;
-      remap.set(
-        name,
-        Int32Array.from(dict.values as unknown[], (v) => mine.code(v)),
-      );
-    }
-    const copy = (
-      name: string,
-      to: Grow<Float64Array | Int32Array | Uint8Array>,
-      from: Grow<Float64Array | Int32Array | Uint8Array>,
-    ) => {
-      const n = from.length;
-      to.reserve(to.length + n);
-      const dict = CODED_COLUMNS[name];
-      if (dict === undefined) to.data.set(from.data.subarray(0, n), to.length);
-      else {
-        const codes = remap.get(dict) as Int32Array;
-        for (let i = 0; i < n; i++)
-          to.data[to.length + i] = codes[from.data[i] as number] as number;
-      }
-      to.length += n;
-    };
-    for (const name of SCALAR_COLUMNS) copy(name, this[name], part[name]);
-    for (const t of part.titles) this.titles.push(t);
-    for (const [list, values] of LIST_COLUMNS) {
-      const base = this[list].start.data[this[list].start.length - 1] as number;
-      const start = part[list].start;
-      for (let r = 1; r < start.length; r++)
-        this[list].start.push(base + (start.data[r] as number));
-      for (const name of values) copy(name, this[name], part[name]);
-    }
-    return Array.from({ length: part.rows }, (_, i) => first + i);
-  }
-
-  /**
-   * Rebuilds every column with the live rows only, in `order`: the rows are
-   * renumbered (newest first, so scans read memory in sequence again) and
-   * `generation` moves on. Dictionaries are kept whole.
-   */
-  compact(): void {
-    const keep = this.order;
-    for (const name of SCALAR_COLUMNS) gather(this[name], keep);
-    const titles = Array.from(keep, (row) => this.titles[row] as string);
-    this.titles.length = 0;
-    for (const t of titles) this.titles.push(t);
-    for (const [list, values] of LIST_COLUMNS) {
-      const column = this[list];
-      const start = column.start.data;
-      const fresh = i32(new Int32Array(keep.length + 1));
-      let total = 0;
-      for (let k = 0; k < keep.length; k++) {
-        const row = keep[k] as number;
-        total += (start[row + 1] as number) - (start[row] as number);
-        fresh.data[k + 1] = total;
-      }
-      for (const name of values) {
-        const col = this[name];
-        const out = new (col.data.constructor as new (n: number) => typeof col.data)(total);
-        let at = 0;
-        for (let k = 0; k < keep.length; k++) {
-          const row = keep[k] as number;
-          const from = start[row] as number;
-          const to = start[row + 1] as number;
-          out.set(col.data.subarray(from, to), at);
-          at += to - from;
-        }
-        col.data = out;
-        col.length = total;
-      }
-      column.start.data = fresh.data;
-      column.start.length = keep.length + 1;
-    }
-    this.order = Int32Array.from(keep, (_, k) => k);
-    this.generation++;
-  }
-}
-
-/** The one-value-per-row columns, by name (compaction and the store file walk them). */
-export const SCALAR_COLUMNS = [
-  'id',
-  'published',
-  'created',
-  'language',
-  'source',
-  'author',
-  'story',
-  'flags',
-  'sentimentOverall',
-  'sentimentTitle',
-  'sentimentBody',
-  'polarityOverall',
-  'polarityTitle',
-  'polarityBody',
-  'fkGrade',
-  'ease',
-  'ari',
-  'readingAge',
-  'difficulty',
-  'audience',
-  'readTime',
-  'sentencesCount',
-  'paragraphsCount',
-  'charactersCount',
-  'wordsCount',
-  'sharesFacebook',
-  'sharesTwitter',
-  'sharesReddit',
-  'videoCount',
-  'bodyKind',
-  'bodyRef',
-  'bodyLength',
-  'bodyDate',
-] as const satisfies readonly (keyof ArticleTable)[];
-
-/** Each list column with its value columns. */
-export const LIST_COLUMNS = [
-  ['categories', ['categoryCode']],
-  ['topics', ['topicCode']],
-  ['industries', ['industryCode']],
-  ['events', ['eventCode']],
-  ['entities', ['entityCode', 'entityFrequency', 'entityScore', 'entityPolarity']],
-  ['places', ['placeCode', 'placeEntity']],
-  ['images', ['imageWidth', 'imageHeight']],
-  ['titleWords', ['titleWord']],
-  ['descriptionWords', ['descriptionWord']],
-] as const satisfies readonly (readonly [keyof ArticleTable, readonly (keyof ArticleTable)[]])[];
-
-/** Columns holding dictionary codes, with their dictionary. */
-export const CODED_COLUMNS: Readonly<Record<string, keyof ArticleTable['dict']>> = {
-  language: 'languages',
-  source: 'sources',
-  author: 'authors',
-  difficulty: 'difficulties',
-  audience: 'audiences',
-  categoryCode: 'categories',
-  topicCode: 'topics',
-  industryCode: 'industries',
-  eventCode: 'events',
-  entityCode: 'entities',
-  placeCode: 'places',
-  titleWord: 'words',
-  descriptionWord: 'words',
-};
-
-/** Replaces a column's values by `column[rows[k]]` for each k. */
-function gather(column: Grow<Float64Array | Int32Array | Uint8Array>, rows: Int32Array): void {
-  const out = new (column.data.constructor as new (n: number) => typeof column.data)(rows.length);
-  for (let k = 0; k < rows.length; k++) out[k] = column.data[rows[k] as number] as number;
-  column.data = out;
-  column.length = rows.length;
 }
