@@ -61,9 +61,13 @@ export function sortChoice(
   if (by === undefined && fallback !== undefined)
     return { key: SORT_KEYS[fallback], order, natural: false, name: fallback };
   const name = by ?? 'published_at';
-  if (name === 'relevance')
-    return { key: relevance(prepared.words, index), order, natural: false };
-  return { key: SORT_KEYS[name], order, natural: name === 'published_at' && order === 'desc', name };
+  if (name === 'relevance') return { key: relevance(prepared.words, index), order, natural: false };
+  return {
+    key: SORT_KEYS[name],
+    order,
+    natural: name === 'published_at' && order === 'desc',
+    name,
+  };
 }
 
 /** Orders the matches; only the first `limit` places need to be right (the pages up to the one shown). */
