@@ -29,14 +29,11 @@ export class ArticleIndex {
   private authors = new Map<string, number>();
   /** The index version `authors` was read at (a newer article may now be first with a name). */
   private authorsAt = -1;
-  private readonly countryIds: Map<string, number>;
-  private readonly languageIds: Map<string, number>;
+  private ids: { country: Map<string, number>; language: Map<string, number> } | undefined;
 
   constructor(readonly store: FixtureStore) {
     this.columns = createColumns(store.table);
     this.generation = store.table.generation;
-    this.countryIds = new Map(store.countries.map((c) => [c.code.toLowerCase(), c.id]));
-    this.languageIds = new Map(store.languages.map((l) => [l.code.toLowerCase(), l.id]));
   }
 
   get table(): ArticleTable {
@@ -50,7 +47,6 @@ export class ArticleIndex {
       this.columns = createColumns(t);
       this.generation = t.generation;
     }
-    if (this.namesFrom !== this.store.suggest.entities.length) this.buildNames();
   }
 
   private buildNames(): void {
@@ -105,14 +101,21 @@ export class ArticleIndex {
 
   /** Whether an entity of this schema type has exactly this name or alias (case-insensitive). */
   knowsEntity(type: string, name: string): boolean {
+    // Posted articles may have named new entities since the last call.
+    if (this.namesFrom !== this.store.suggest.entities.length) this.buildNames();
     return this.names.get(type)?.has(name.trim().toLowerCase()) ?? false;
   }
 
   get facetLookup(): FacetLookup {
     const { store } = this;
+    this.ids ??= {
+      country: new Map(store.countries.map((c) => [c.code.toLowerCase(), c.id])),
+      language: new Map(store.languages.map((l) => [l.code.toLowerCase(), l.id])),
+    };
+    const ids = this.ids;
     return {
-      countryId: (code) => this.countryIds.get(code),
-      languageId: (code) => this.languageIds.get(code),
+      countryId: (code) => ids.country.get(code),
+      languageId: (code) => ids.language.get(code),
       name: (field: FacetField, value: string) => {
         switch (field) {
           case 'source.id':

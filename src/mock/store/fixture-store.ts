@@ -48,24 +48,16 @@ export interface Catalogue {
 
 type IdList = 'entity' | 'story' | 'author';
 
-export class FixtureStore implements Catalogue {
-  sources: Source[];
-  people: Person[];
-  companies: Company[];
-  journalists: Journalist[];
-  suggest: Catalogue['suggest'];
-  eventTypes: EventType[];
-  eventCategories: EventCategory[];
-  languages: Language[];
-  countries: Country[];
-  journalistAuthorIds: Map<number, number[]>;
-  duplicateOf: Map<number, number>;
-  readonly sourceById: Map<number, Source>;
-  readonly entityById: Map<number, SuggestEntity>;
-  readonly personById: Map<number, Person>;
-  readonly companyById: Map<number, Company>;
-  readonly journalistById: Map<number, Journalist>;
+/** The lookups by id the routes use, made with the catalogue. */
+interface Lookups {
+  sourceById: Map<number, Source>;
+  entityById: Map<number, SuggestEntity>;
+  personById: Map<number, Person>;
+  companyById: Map<number, Company>;
+  journalistById: Map<number, Journalist>;
+}
 
+export class FixtureStore implements Catalogue {
   /** Row of each article id (every row, dropped ones until compaction). */
   private ids = new Map<number, number>();
   private lists: Record<IdList, Map<number, number[]>> | undefined;
@@ -73,6 +65,8 @@ export class FixtureStore implements Catalogue {
   private covered = { rows: 0, generation: -1, listRows: 0 };
   private decoded: { version: number; generation: number; articles: Article[] } | undefined;
   private maxId = 0;
+  private catalogue: Catalogue | undefined;
+  private lookups: Lookups | undefined;
 
   constructor(
     /** The instant every fixture date was shifted to; the newest fixture article is shortly before it. */
@@ -80,24 +74,74 @@ export class FixtureStore implements Catalogue {
     readonly seed: number,
     readonly table: ArticleTable,
     readonly json: ArticleJson,
-    catalogue: Catalogue,
-  ) {
-    this.sources = catalogue.sources;
-    this.people = catalogue.people;
-    this.companies = catalogue.companies;
-    this.journalists = catalogue.journalists;
-    this.suggest = catalogue.suggest;
-    this.eventTypes = catalogue.eventTypes;
-    this.eventCategories = catalogue.eventCategories;
-    this.languages = catalogue.languages;
-    this.countries = catalogue.countries;
-    this.journalistAuthorIds = catalogue.journalistAuthorIds;
-    this.duplicateOf = catalogue.duplicateOf;
-    this.sourceById = new Map(this.sources.map((s) => [s.id, s]));
-    this.entityById = new Map(this.suggest.entities.map((e) => [e.id, e]));
-    this.personById = new Map(this.people.map((p) => [p.id, p]));
-    this.companyById = new Map(this.companies.map((c) => [c.id, c]));
-    this.journalistById = new Map(this.journalists.map((j) => [j.id, j]));
+    /** The catalogue, or how to read it on first use (a one-shot count never does). */
+    private readonly readCatalogue: Catalogue | (() => Catalogue),
+  ) {}
+
+  private get c(): Catalogue {
+    this.catalogue ??=
+      typeof this.readCatalogue === 'function' ? this.readCatalogue() : this.readCatalogue;
+    return this.catalogue;
+  }
+
+  private get by(): Lookups {
+    this.lookups ??= {
+      sourceById: new Map(this.sources.map((s) => [s.id, s])),
+      entityById: new Map(this.suggest.entities.map((e) => [e.id, e])),
+      personById: new Map(this.people.map((p) => [p.id, p])),
+      companyById: new Map(this.companies.map((c) => [c.id, c])),
+      journalistById: new Map(this.journalists.map((j) => [j.id, j])),
+    };
+    return this.lookups;
+  }
+
+  get sources(): Source[] {
+    return this.c.sources;
+  }
+  get people(): Person[] {
+    return this.c.people;
+  }
+  get companies(): Company[] {
+    return this.c.companies;
+  }
+  get journalists(): Journalist[] {
+    return this.c.journalists;
+  }
+  get suggest(): Catalogue['suggest'] {
+    return this.c.suggest;
+  }
+  get eventTypes(): EventType[] {
+    return this.c.eventTypes;
+  }
+  get eventCategories(): EventCategory[] {
+    return this.c.eventCategories;
+  }
+  get languages(): Language[] {
+    return this.c.languages;
+  }
+  get countries(): Country[] {
+    return this.c.countries;
+  }
+  get journalistAuthorIds(): Map<number, number[]> {
+    return this.c.journalistAuthorIds;
+  }
+  get duplicateOf(): Map<number, number> {
+    return this.c.duplicateOf;
+  }
+  get sourceById(): Map<number, Source> {
+    return this.by.sourceById;
+  }
+  get entityById(): Map<number, SuggestEntity> {
+    return this.by.entityById;
+  }
+  get personById(): Map<number, Person> {
+    return this.by.personById;
+  }
+  get companyById(): Map<number, Company> {
+    return this.by.companyById;
+  }
+  get journalistById(): Map<number, Journalist> {
+    return this.by.journalistById;
   }
 
   /** Articles in the index. */

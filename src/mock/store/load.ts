@@ -87,7 +87,7 @@ export interface EncodedSet {
 interface BaseSet {
   table: ArticleTable;
   file: FileBytes;
-  catalogue: Catalogue;
+  catalogue: Catalogue | (() => Catalogue);
   lists: () => Promise<WorldLists>;
 }
 
@@ -132,8 +132,8 @@ function restore(contents: StoreFileContents): ArticleTable {
   for (const [name, dict] of Object.entries(table.dict)) {
     for (const v of header.dicts[name] ?? []) (dict.values as unknown[]).push(v);
   }
-  for (const t of header.titles) table.titles.push(t);
-  table.insert(header.order ?? Array.from({ length: header.rows }, (_, i) => i));
+  table.restoreTitles(contents.titles);
+  table.index.restore(header.order ?? Int32Array.from({ length: header.rows }, (_, i) => i));
   return table;
 }
 
@@ -155,7 +155,7 @@ async function committed(): Promise<BaseSet> {
     const { contents } = opened;
     return {
       table: restore(contents),
-      catalogue: catalogueOf(contents.header.catalogue),
+      catalogue: () => catalogueOf(contents.catalogue()),
       lists,
       file: opened.articles
         ? { buffer: opened.articles }

@@ -37,6 +37,16 @@ export class RowOrder {
     return row < this.dead.length && this.dead.data[row] === 0;
   }
 
+  /** The rows of a table read from its file, already in order: all of them live. */
+  restore(rows: ArrayLike<number>): void {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as number;
+      this.rows.push(row);
+      while (this.dead.length <= row) this.dead.push(0);
+    }
+    this.version++;
+  }
+
   /** Adds appended rows, keeping the order. */
   insert(fresh: readonly number[], newer: Newer): void {
     if (fresh.length === 0) return;

@@ -40,10 +40,16 @@ export interface StoreFileHeader {
   rows: number;
   columns: Record<string, { type: ColumnType; offset: number; length: number }>;
   dicts: Record<string, unknown[]>;
-  titles: string[];
   order: number[] | undefined;
-  /** Derived from the articles at build time (catalogue.ts). */
-  catalogue: CatalogueJson;
+  /**
+   * JSON texts read only when needed, by offset after the columns: the
+   * titles (title filters), the catalogue (derived from the articles at
+   * build time, catalogue.ts; directories, suggest, names).
+   */
+  texts: {
+    titles: { offset: number; length: number };
+    catalogue: { offset: number; length: number };
+  };
   /** Where the articles' JSON starts in the file, and its length. */
   json: { offset: number; length: number };
 }
@@ -52,7 +58,11 @@ export interface StoreFileContents {
   header: StoreFileHeader;
   /** Column name → its values (views into one buffer). */
   columns: Map<string, Float64Array | Int32Array | Uint8Array>;
-  /** The open file, for reading articles by offset; close it with the store. */
+  /** The titles, parsed on first call (then the same array: copy before changing it). */
+  titles(): string[];
+  /** The catalogue, parsed on first call (the same object each time). */
+  catalogue(): CatalogueJson;
+  /** The open file, for reading articles by offset; it stays open with the process. */
   fd: number;
 }
 
@@ -91,7 +101,10 @@ export function writeStoreFile(
     if (pad > 0) parts.push(Buffer.alloc(pad));
     at += pad;
   }
-  const header: Omit<StoreFileHeader, 'json'> & { json?: StoreFileHeader['json'] } = {
+  const header: Omit<StoreFileHeader, 'json' | 'texts'> & {
+    json?: StoreFileHeader['json'];
+    texts?: StoreFileHeader['texts'];
+  } = {
     format: STORE_FORMAT,
     seed: input.seed,
     reference: input.reference,
@@ -99,14 +112,22 @@ export function writeStoreFile(
     rows: table.rows,
     columns,
     dicts: Object.fromEntries(Object.entries(table.dict).map(([k, d]) => [k, d.values])),
-    titles: table.titles,
     order: isIdentity(table.order, table.rows) ? undefined : Array.from(table.order),
-    catalogue: {
+  };
+  const titles = Buffer.from(JSON.stringify(table.titles));
+  const catalogue = Buffer.from(
+    JSON.stringify({
       ...input.catalogue,
       journalistAuthorIds: [...input.catalogue.journalistAuthorIds],
       duplicateOf: [...input.catalogue.duplicateOf],
-    },
+    } satisfies CatalogueJson),
+  );
+  header.texts = {
+    titles: { offset: at, length: titles.length },
+    catalogue: { offset: at + titles.length, length: catalogue.length },
   };
+  parts.push(titles, catalogue);
+  at += titles.length + catalogue.length;
   // The header's length decides where the columns start, and the header says where the
   // articles start: room for the offset's digits is left after a first measure.
   const probe = Buffer.from(JSON.stringify({ ...header, json: { offset: 0, length: 0 } }));
@@ -194,7 +215,20 @@ export function readStoreFile(
     for (const [name, c] of Object.entries(header.columns)) {
       if (c.offset % BYTES[c.type] !== 0) throw new Error(`misaligned column ${name}`);
     }
-    return { header, columns, fd };
+    const lazy = <T>(at: { offset: number; length: number }): (() => T) => {
+      let parsed: T | undefined;
+      return () => {
+        parsed ??= JSON.parse(buffer.toString('utf8', at.offset, at.offset + at.length)) as T;
+        return parsed;
+      };
+    };
+    return {
+      header,
+      columns,
+      titles: lazy<string[]>(header.texts.titles),
+      catalogue: lazy<CatalogueJson>(header.texts.catalogue),
+      fd,
+    };
   } catch {
     closeSync(fd);
     return undefined;

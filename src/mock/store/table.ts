@@ -105,7 +105,9 @@ export class ArticleTable {
   readonly bodyLength = i32();
   /** Byte offset of published_at's value in the row's file JSON, or -1. */
   readonly bodyDate = i32();
-  readonly titles: string[] = [];
+  private titleList: string[] = [];
+  /** Titles still in the store file's text: read when first needed (a count never does). */
+  private pendingTitles: (() => string[]) | undefined;
 
   // Lists.
   readonly categories = new ListColumn();
@@ -163,6 +165,21 @@ export class ArticleTable {
 
   get rows(): number {
     return this.id.length;
+  }
+
+  /** Each row's title (title_starts_with, title_ends_with, title_pattern read them). */
+  get titles(): string[] {
+    if (this.pendingTitles !== undefined) {
+      const read = this.pendingTitles;
+      this.pendingTitles = undefined;
+      for (const t of read()) this.titleList.push(t);
+    }
+    return this.titleList;
+  }
+
+  /** The titles of the rows restored from a store file, read on first use. */
+  restoreTitles(read: () => string[]): void {
+    this.pendingTitles = read;
   }
 
   /**
