@@ -17,8 +17,8 @@ export interface AdminDeps {
   deliveries: DeliveryLog;
   /** Normalises, indexes and announces posted articles; returns them as indexed. */
   indexArticles(input: unknown): Promise<Article[]>;
-  /** A subscription was created: deliveries start. */
-  subscribed(): Promise<void>;
+  /** Starts the webhook dispatcher (once): before the first subscription, so it misses no article. */
+  startDeliveries(): Promise<void>;
 }
 
 export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void {
@@ -34,11 +34,11 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
         if (account === undefined) {
           throw new MockHttpError(400, undefined, 'api_key must be one of the mock fixture keys.');
         }
+        await deps.startDeliveries();
         const created = deps.webhooks.create(account, {
           url: body.url,
           filters: body.filters ?? {},
         });
-        await deps.subscribed();
         // The only answer that ever shows the signing secret.
         return { status: 201, body: { ...webhookView(created), secret: created.secret } };
       },

@@ -121,7 +121,7 @@ export async function createMockApp(
   const started = { journal: false, dispatcher: false, publisher: false };
   const cap = new PublishedCap(store, note);
 
-  /** Deliveries matter once a subscription exists: the dispatcher starts (and loads) with the first. */
+  /** Deliveries matter once a subscription exists: the dispatcher starts (and loads) before the first. */
   const deliver = async (): Promise<void> => {
     if (dispatcher !== undefined) return;
     const { startWebhookDispatcher } = await import('./webhook-dispatcher.js');
@@ -209,12 +209,12 @@ export async function createMockApp(
     webhooks,
     deliveries,
     indexArticles,
-    subscribed: deliver,
+    startDeliveries: deliver,
   });
 
   if (options.exampleWebhooksFor !== undefined) {
-    seedExampleWebhooks(webhooks, accounts, options.exampleWebhooksFor);
     await deliver();
+    seedExampleWebhooks(webhooks, accounts, options.exampleWebhooksFor);
   }
   if (options.publishRate !== undefined && options.publishRate > 0) {
     const { startPublisher } = await import('./publisher.js');
