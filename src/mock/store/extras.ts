@@ -24,9 +24,9 @@ export interface ExtrasTask {
   published: Float64Array;
 }
 
-/** A table's contents as a worker posts them back. */
+/** A table's contents as a worker posts them back (each column's whole array, transferred, and its length). */
 export interface TablePart {
-  columns: [string, Float64Array | Int32Array | Uint8Array][];
+  columns: [string, Float64Array | Int32Array | Uint8Array, number][];
   dicts: [string, unknown[]][];
   titles: string[];
 }
@@ -59,7 +59,7 @@ export async function makeExtras(
 
 export function partOf(table: ArticleTable): TablePart {
   return {
-    columns: namedColumns(table).map(([name, c]) => [name, c.data.slice(0, c.length)]),
+    columns: namedColumns(table).map(([name, c]) => [name, c.data, c.length]),
     dicts: Object.entries(table.dict).map(([name, d]) => [name, d.values as unknown[]]),
     titles: table.titles,
   };
@@ -67,11 +67,12 @@ export function partOf(table: ArticleTable): TablePart {
 
 function tableOf(part: TablePart): ArticleTable {
   const table = new ArticleTable();
-  const columns = new Map(part.columns);
+  const columns = new Map(part.columns.map(([name, data, length]) => [name, { data, length }]));
   for (const [name, column] of namedColumns(table)) {
-    const data = columns.get(name) as Float64Array | Int32Array | Uint8Array;
-    column.data = data;
-    column.length = data.length;
+    const posted = columns.get(name);
+    if (posted === undefined) throw new Error(`an --articles worker sent no column ${name}`);
+    column.data = posted.data;
+    column.length = posted.length;
   }
   for (const [name, values] of part.dicts) {
     const dict = table.dict[name as keyof ArticleTable['dict']];
@@ -112,6 +113,7 @@ export async function addExtras(
     return;
   }
   const size = Math.ceil(count / workers);
+  const threads: Worker[] = [];
   const parts = await Promise.all(
     Array.from({ length: workers }, (_, w) => {
       const task: ExtrasTask = {
@@ -121,6 +123,7 @@ export async function addExtras(
       };
       return new Promise<TablePart>((resolve, reject) => {
         const worker = new Worker(workerUrl, { workerData: task });
+        threads.push(worker);
         worker.once('message', (part: TablePart) => resolve(part));
         worker.once('error', reject);
         worker.once('exit', (code) => {
@@ -128,7 +131,11 @@ export async function addExtras(
         });
       });
     }),
-  );
+  ).catch(async (error: unknown) => {
+    // One failed: the others' work is of no use.
+    await Promise.all(threads.map((t) => t.terminate()));
+    throw error;
+  });
   const rows: number[] = [];
   for (const part of parts) for (const row of appendTable(table, tableOf(part))) rows.push(row);
   table.insert(rows);

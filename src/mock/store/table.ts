@@ -19,7 +19,7 @@ import type {
   Polarity,
   TableArticle,
 } from '../fixtures/article-types.js';
-import { type Grow, f64, i32, objects, strings, u8 } from './grow.js';
+import { Dict, type Grow, f64, i32, objects, strings, u8 } from './grow.js';
 import { tokenize } from '../search/text.js';
 import { RowOrder } from './row-order.js';
 
@@ -140,13 +140,16 @@ export class ArticleTable {
   readonly dict = {
     languages: strings(),
     sources: objects<ArticleSource>(),
-    authors: objects<Article['author']>(),
+    // Small objects new in every article: keyed by their fields rather than their JSON.
+    authors: new Dict<Article['author']>((a) => `${a.id}\u0000${a.name}`),
     categories: objects<Article['categories'][number]>(),
     topics: objects<Article['topics'][number]>(),
     industries: objects<Article['industries'][number]>(),
-    events: objects<Article['events'][number]>(),
+    events: new Dict<Article['events'][number]>((e) => `${e.type}\u0000${e.category}`),
     entities: objects<EntityRef>(),
-    places: objects<LocationMentioned>(),
+    places: new Dict<LocationMentioned>(
+      (l) => `${l.name}\u0000${l.country}\u0000${l.lat}\u0000${l.lng}\u0000${l.type}`,
+    ),
     difficulties: strings(),
     audiences: strings(),
     /** Lower-case words of titles and descriptions. */
