@@ -6,12 +6,12 @@
  * case are printed at the end, with the verdict.
  */
 import { afterAll, bench, describe } from 'vitest';
-import { loadFixtures } from '../src/mock/fixtures/load.js';
 import { createSearchEngine } from '../src/mock/search/index.js';
 import type { SearchContext } from '../src/mock/search/types.js';
+import { loadFixtures } from '../src/mock/store/load.js';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
-const store = loadFixtures({ now, articles: 100_000 });
+const store = await loadFixtures({ now, articles: 100_000 });
 const engine = createSearchEngine(store);
 const ctx: SearchContext = {
   now,
@@ -64,6 +64,6 @@ afterAll(() => {
   }
 });
 
-describe(`search over ${store.articles.length} articles (budget: 20 ms median)`, () => {
+describe(`search over ${store.size} articles (budget: 20 ms median)`, () => {
   for (const [name, run] of CASES) bench(name, run);
 });

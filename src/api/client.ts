@@ -96,6 +96,7 @@ export class NewsClient {
         timeoutMs: this.timeoutMs,
         maxResponseBytes: options.maxResponseBytes,
         env: options.env ?? process.env,
+        dispatcher: options.dispatcher,
       });
   }
 

@@ -46,6 +46,8 @@ export interface TransportOptions {
   /** A response body longer than this ends the request with a ResponseError (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number | undefined;
   env: Readonly<Record<string, string | undefined>>;
+  /** Send through this dispatcher (not closed here) instead of one made from the settings. */
+  dispatcher?: Dispatcher | undefined;
 }
 
 export interface ProxySettings {
@@ -88,12 +90,9 @@ export function dispatcherKindFor(
   return proxySettings(env) === undefined ? 'Agent' : 'EnvHttpProxyAgent';
 }
 
-type Undici = typeof import('undici');
-
 export class UndiciTransport implements Transport {
   #loading:
     | Promise<{
-        undici: Undici;
         dispatcher: Dispatcher;
         statusTexts: Record<number, string | undefined>;
       }>
@@ -112,7 +111,7 @@ export class UndiciTransport implements Transport {
     { signal, timeoutMs }: { signal?: AbortSignal; timeoutMs: number },
   ): Promise<RawResponse> {
     if (signal?.aborted) throw new AttemptError({ kind: 'aborted' });
-    const { undici, dispatcher, statusTexts } = await this.#load();
+    const { dispatcher, statusTexts } = await this.#load();
     // One controller per attempt: the caller's signal and our deadline both end it,
     // and which one fired decides between InterruptedError and TimeoutError.
     const attempt = new AbortController();
@@ -124,11 +123,14 @@ export class UndiciTransport implements Transport {
       attempt.abort(new Error('attempt deadline'));
     }, timeoutMs);
     try {
-      const response = await undici.request(request.url, {
+      // What undici.request(url, {dispatcher}) does, without loading undici for an injected dispatcher.
+      const target = new URL(request.url);
+      const response = await dispatcher.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
         method: request.method as Dispatcher.HttpMethod,
         headers: request.headers,
         body: request.bodyText ?? null,
-        dispatcher,
         signal: attempt.signal,
       });
       const text = await readCapped(
@@ -139,7 +141,7 @@ export class UndiciTransport implements Transport {
       );
       return {
         status: response.statusCode,
-        statusText: statusTexts[response.statusCode] ?? '',
+        statusText: statusTexts[response.statusCode] ?? response.statusText ?? '',
         headers: normaliseHeaders(response.headers),
         text,
       };
@@ -169,11 +171,13 @@ export class UndiciTransport implements Transport {
   }
 
   #load(): Promise<{
-    undici: Undici;
     dispatcher: Dispatcher;
     statusTexts: Record<number, string | undefined>;
   }> {
     this.#loading ??= (async () => {
+      // An injected dispatcher (the in-process mock) gives its own reason phrases.
+      const injected = this.options.dispatcher;
+      if (injected !== undefined) return { dispatcher: injected, statusTexts: {} };
       const [undici, http] = await Promise.all([import('undici'), import('node:http')]);
       const { connectTimeoutMs, timeoutMs } = this.options;
       const agentOptions = {
@@ -184,8 +188,9 @@ export class UndiciTransport implements Transport {
         keepAliveTimeout: 10_000,
       };
       const dispatcher = createDispatcher(undici, agentOptions, this.options.env, connectTimeoutMs);
+      // Only a dispatcher made here is ours to destroy.
       this.#dispatcher = dispatcher;
-      return { undici, dispatcher, statusTexts: http.STATUS_CODES };
+      return { dispatcher, statusTexts: http.STATUS_CODES };
     })();
     return this.#loading;
   }
@@ -246,7 +251,8 @@ function isInvalidArgument(err: unknown): boolean {
   return (
     typeof err === 'object' &&
     err !== null &&
-    (err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG'
+    ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG' ||
+      (err as { code?: unknown }).code === 'ERR_INVALID_URL')
   );
 }
 

@@ -1,4 +1,5 @@
 /** Public types of the API client. Type-only, so importing them costs nothing. */
+import type { Dispatcher } from 'undici';
 
 export type AuthMethod = 'header' | 'bearer' | 'query';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -99,6 +100,11 @@ export interface ClientOptions {
   signal?: AbortSignal | undefined;
   /** Proxy variables are read from here; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * Send through this undici dispatcher instead of one of our own (the CLI's
+   * in-process mock); the client does not close it.
+   */
+  dispatcher?: Dispatcher | undefined;
   /**
    * Pace requests from the X-RateLimit-* headers so the limit is not hit
    * (src/api/rate-limiter.ts); default true.

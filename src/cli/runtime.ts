@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { NewsClient } from '../api/index.js';
 import { UsageError } from '../api/errors.js';
 import type { ApiResponse, RequestSpec } from '../api/types.js';
@@ -7,17 +8,18 @@ import { refuseWithRaw } from './lists/raw-check.js';
 import { MOCK_DEFAULT_KEY, type Settings } from './settings/settings.js';
 import { VERSION } from './version.js';
 
-interface MockHandle {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** What a command may ask of the in-process mock (`--mock`); the rest is the mock's defaults. */
+/** What a command may ask of the built-in mock (`--mock`); the rest is the mock's defaults. */
 export interface InProcessMockOptions {
+  /**
+   * The command needs the mock on a loopback port (a stream's own connection,
+   * webhook deliveries, the admin routes by URL): the HTTP server is started.
+   * Otherwise the mock answers in-process, with no socket (src/mock/in-process.ts).
+   */
+  listen?: boolean;
   /** New articles per mock minute (live commands: stream, webhooks listen). */
   publishRate?: number;
   timeScale?: number;
-  /** Example webhooks for this key (the in-process mock starts empty; `news --mock webhooks list`). */
+  /** Example webhooks for this key (the mock starts empty; `news --mock webhooks list`). */
   exampleWebhooksFor?: string;
 }
 
@@ -35,7 +37,7 @@ export class Runtime {
   stdoutClosed = false;
   /** Set by a command before `client()` to shape the in-process mock. */
   mockOptions: InProcessMockOptions = {};
-  /** The in-process mock's URL once `client()` started it (its admin routes live there). */
+  /** The mock server's URL once `client()` started it with `listen` (its admin routes live there). */
   mockUrl: string | undefined;
   /** Set by a command whose endpoint takes no key (`ping`): no key is then no error. */
   keyOptional = false;
@@ -64,29 +66,44 @@ export class Runtime {
     }
     let baseUrl = this.settings.baseUrl;
     let apiKey = this.settings.apiKey;
+    let dispatcher: Dispatcher | undefined;
     if (this.settings.mock) {
-      const { startMockServer } = await import('../mock/server.js');
-      const mock: MockHandle = await startMockServer({
-        port: 0,
-        quiet: true,
-        ...this.mockOptions,
-      });
-      this.cleanups.push(() => mock.close());
-      baseUrl = mock.url;
-      this.mockUrl = mock.url;
-      apiKey = await this.mockKey(apiKey, true);
-      this.report.notice(`using the built-in mock at ${mock.url}: fixture data, not the real API`);
+      const { listen, ...options } = this.mockOptions;
+      if (listen === true) {
+        const { startMockServer } = await import('../mock/server.js');
+        const mock = await startMockServer({ port: 0, quiet: true, ...options });
+        this.cleanups.push(() => mock.close());
+        baseUrl = mock.url;
+        this.mockUrl = mock.url;
+        apiKey = await this.mockKey(apiKey, true);
+        this.report.notice(
+          `using the built-in mock at ${mock.url}: fixture data, not the real API`,
+        );
+      } else {
+        // No socket: the client's requests go straight into the mock's pipeline.
+        const { startInProcessMock } = await import('../mock/in-process.js');
+        const mock = await startInProcessMock({ quiet: true, ...options });
+        this.cleanups.push(() => mock.close());
+        baseUrl = mock.url;
+        dispatcher = mock.dispatcher;
+        apiKey = await this.mockKey(apiKey, true);
+        this.report.notice('using the built-in mock (in-process): fixture data, not the real API');
+      }
     }
     if (apiKey === undefined) {
-      if (this.keyOptional) return this.makeClient(baseUrl, undefined);
+      if (this.keyOptional) return this.makeClient(baseUrl, undefined, dispatcher);
       throw new UsageError('no API key', {
         hint: 'pass --api-key, set NEWS_API_KEY, run `news config set api-key KEY`, or try --mock',
       });
     }
-    return this.makeClient(baseUrl, apiKey);
+    return this.makeClient(baseUrl, apiKey, dispatcher);
   }
 
-  private async makeClient(baseUrl: string, apiKey: string | undefined): Promise<NewsClient> {
+  private async makeClient(
+    baseUrl: string,
+    apiKey: string | undefined,
+    dispatcher: Dispatcher | undefined,
+  ): Promise<NewsClient> {
     const { NewsClient } = await import('../api/index.js');
     const meter = this.settings.verbose
       ? new PointsMeter(async () => {
@@ -107,6 +124,7 @@ export class Runtime {
       retries: this.settings.retries,
       signal: this.signal,
       env: this.io.env,
+      dispatcher,
       onNotice: (m) => this.report.notice(m),
       onResponse: meter && ((response, request) => meter.observe(response, request)),
       onRetry: (r) =>

@@ -3,11 +3,10 @@
  * dashboard: no key, no rate limit, no injected faults. See docs/MOCK.md.
  */
 import type { Accounts } from './accounts.js';
-import { MAX_POSTED_ARTICLES } from './article-intake.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { MockHttpError } from './error-envelope.js';
-import type { Article } from './fixtures/types.js';
-import { ADMIN_BODY_LIMIT } from './http-io.js';
+import type { Article } from './fixtures/article-types.js';
+import { ADMIN_BODY_LIMIT, MAX_POSTED_ARTICLES } from './http-io.js';
 import type { Router } from './router.js';
 import type { RouteDef } from './route-types.js';
 import { type WebhookStore, webhookView } from './webhooks-store.js';
@@ -17,7 +16,9 @@ export interface AdminDeps {
   webhooks: WebhookStore;
   deliveries: DeliveryLog;
   /** Normalises, indexes and announces posted articles; returns them as indexed. */
-  indexArticles(input: unknown): Article[];
+  indexArticles(input: unknown): Promise<Article[]>;
+  /** Starts the webhook dispatcher (once): before the first subscription, so it misses no article. */
+  startDeliveries(): Promise<void>;
 }
 
 export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void {
@@ -33,6 +34,7 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
         if (account === undefined) {
           throw new MockHttpError(400, undefined, 'api_key must be one of the mock fixture keys.');
         }
+        await deps.startDeliveries();
         const created = deps.webhooks.create(account, {
           url: body.url,
           filters: body.filters ?? {},
@@ -53,7 +55,7 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
       auth: 'none',
       admin: true,
       bodyLimit: ADMIN_BODY_LIMIT,
-      handler: (ctx) => {
+      handler: async (ctx) => {
         if (Array.isArray(ctx.body) && ctx.body.length > MAX_POSTED_ARTICLES) {
           throw new MockHttpError(
             413,
@@ -61,7 +63,7 @@ export function addAdminRoutes(router: Router<RouteDef>, deps: AdminDeps): void 
             `At most ${MAX_POSTED_ARTICLES} articles per request (got ${ctx.body.length}); post them in batches.`,
           );
         }
-        const articles = deps.indexArticles(ctx.body);
+        const articles = await deps.indexArticles(ctx.body);
         return {
           status: 201,
           body: { status: 'ok', indexed: articles.length, ids: articles.map((a) => a.id) },

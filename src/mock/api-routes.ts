@@ -1,7 +1,7 @@
 /** /ping, /v1/balance, the suggest endpoints and the directories. */
 import { maskKey } from './accounts.js';
 import { type DirectoryKind, directoryProfile, listDirectory } from './directories.js';
-import type { FixtureStore } from './fixtures/types.js';
+import type { FixtureStore } from './store/fixture-store.js';
 import type { Router } from './router.js';
 import type { RouteDef } from './route-types.js';
 import { type SuggestKind, suggest } from './suggest.js';

@@ -3,7 +3,7 @@
  * now, the webhook dispatcher later. Listeners run synchronously in the order
  * they subscribed; one that throws does not stop the others.
  */
-import type { Article } from './fixtures/types.js';
+import type { Article } from './fixtures/article-types.js';
 
 export type ArticleListener = (articles: readonly Article[]) => void;
 

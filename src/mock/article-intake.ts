@@ -7,21 +7,25 @@
  */
 import { type PostedArticle, describeIssue, postedArticleSchema } from './article-schema.js';
 import { MockHttpError } from './error-envelope.js';
-import type { Article, FixtureStore, Source } from './fixtures/types.js';
+import type { Article, Source } from './fixtures/article-types.js';
 import { toArticleSource } from './fixtures/world.js';
 import { isPlainObject } from './http-io.js';
-import { markIndexed } from './indexed-at.js';
+import type { FixtureStore } from './store/fixture-store.js';
 
-/** Most articles one `POST /__mock/articles` may carry (413 beyond; checked by the route). */
-export const MAX_POSTED_ARTICLES = 10_000;
+export { MAX_POSTED_ARTICLES } from './http-io.js';
 
+/**
+ * Checks and completes posted articles. Ids grow in indexing order (the
+ * stream's replay and `--state` rely on it): an article without one gets the
+ * next, and an id at or below the newest indexed (or posted before it in the
+ * same request) is refused with 400.
+ */
 export function normalizeArticles(input: unknown, store: FixtureStore, now: Date): Article[] {
   const items = Array.isArray(input) ? input : isPlainObject(input) ? [input] : undefined;
   if (items === undefined) {
     throw new MockHttpError(400, undefined, 'Body must be an array of article objects.');
   }
-  let nextId = maxArticleId(store) + 1;
-  const seen = new Set<number>();
+  let newest = store.newestId();
   // Every article is checked before any is indexed: a bad one leaves the store as it was.
   return items.map((item, i) => {
     if (!isPlainObject(item))
@@ -31,12 +35,15 @@ export function normalizeArticles(input: unknown, store: FixtureStore, now: Date
       throw new MockHttpError(400, undefined, `Article ${i}: ${describeIssue(parsed.error)}`);
     }
     const posted = parsed.data;
-    const id = posted.id ?? nextId++;
-    if (store.articleById.has(id) || seen.has(id)) {
-      throw new MockHttpError(409, undefined, `Article ${i}: id ${id} is already indexed.`);
+    const id = posted.id ?? newest + 1;
+    if (id <= newest) {
+      throw new MockHttpError(
+        400,
+        undefined,
+        `Article ${i}: id ${id} is not after the newest indexed id, ${newest}: ids grow in indexing order (leave id out to get the next one).`,
+      );
     }
-    seen.add(id);
-    nextId = Math.max(nextId, id + 1);
+    newest = id;
     const published =
       posted.published_at === undefined || posted.published_at === null
         ? now
@@ -44,9 +51,7 @@ export function normalizeArticles(input: unknown, store: FixtureStore, now: Date
     if (Number.isNaN(published.getTime())) {
       throw new MockHttpError(400, undefined, `Article ${i}: published_at: not a date.`);
     }
-    const article = completeArticle(posted, blankArticle(id, published, store.sources[0]));
-    markIndexed(article, now);
-    return article;
+    return completeArticle(posted, blankArticle(id, published, store.sources[0]));
   });
 }
 
@@ -102,82 +107,6 @@ function mergeOver(base: unknown, over: unknown): unknown {
   return out;
 }
 
-/** Adds articles to the store's list (kept newest first) and every index the store declares. */
-export function indexArticles(store: FixtureStore, articles: readonly Article[]): void {
-  if (articles.length === 0) return;
-  mergeNewestFirst(store, articles);
-  const position = new Map<number, number>();
-  for (const [i, a] of store.articles.entries()) position.set(a.id, i);
-  const byPosition = (a: Article, b: Article): number => position.get(a.id)! - position.get(b.id)!;
-
-  const touched = new Set<Article[]>();
-  const add = <K>(map: Map<K, Article[]>, key: K, article: Article): void => {
-    let list = map.get(key);
-    if (list === undefined) {
-      list = [];
-      map.set(key, list);
-    }
-    list.push(article);
-    touched.add(list);
-  };
-  for (const article of articles) {
-    store.articleById.set(article.id, article);
-    for (const entity of article.entities) {
-      add(store.articlesByEntityId, entity.id, article);
-      if (!store.entityById.has(entity.id)) {
-        const known = {
-          id: entity.id,
-          name: entity.name,
-          type: entity.type,
-          links: entity.links,
-          metadata: entity.metadata,
-        };
-        store.entityById.set(entity.id, known);
-        store.suggest.entities.push(known);
-      }
-    }
-    add(store.articlesByStoryId, article.story.id, article);
-    if (article.author.id !== null) add(store.articlesByAuthorId, article.author.id, article);
-    add(store.articlesBySourceId, article.source.id, article);
-  }
-  // Index lists keep the order of `articles`; only the lists that grew need sorting again.
-  for (const list of touched) list.sort(byPosition);
-}
-
-/** A merge, not a sort: the store already holds 100 000 articles in order, with their times. */
-function mergeNewestFirst(store: FixtureStore, added: readonly Article[]): void {
-  const fresh = added
-    .map((article) => ({ article, ms: Date.parse(article.published_at) }))
-    .sort((a, b) => b.ms - a.ms || b.article.id - a.article.id);
-  const old = store.articles;
-  const oldMs = store.publishedMs;
-  const articles: Article[] = new Array(old.length + fresh.length);
-  const times = new Float64Array(old.length + fresh.length);
-  let i = 0;
-  let j = 0;
-  for (let k = 0; k < articles.length; k++) {
-    const next = fresh[j];
-    const takeFresh =
-      next !== undefined &&
-      (i >= old.length ||
-        next.ms > oldMs[i]! ||
-        (next.ms === oldMs[i]! && next.article.id > old[i]!.id));
-    if (takeFresh) {
-      articles[k] = next.article;
-      times[k] = next.ms;
-      j++;
-    } else {
-      articles[k] = old[i]!;
-      times[k] = oldMs[i]!;
-      i++;
-    }
-  }
-  // In place, so anyone holding the array (the search engine) sees the new articles too.
-  old.length = 0;
-  for (const article of articles) old.push(article);
-  store.publishedMs = times;
-}
-
 const UNKNOWN_SOURCE: Article['source'] = {
   id: 0,
   domain: 'example.com',
@@ -191,13 +120,6 @@ const UNKNOWN_SOURCE: Article['source'] = {
   is_premium: false,
   is_verified: false,
 };
-
-/** The newest id in indexing order: a new article gets the next one. */
-export function maxArticleId(store: FixtureStore): number {
-  let max = 0;
-  for (const id of store.articleById.keys()) if (id > max) max = id;
-  return max;
-}
 
 /**
  * A complete, valid article with neutral defaults: what a posted partial

@@ -11,7 +11,7 @@ import { searchParam } from '../params/registry.js';
 import type { ParamDef } from '../params/types.js';
 import { checkValue } from '../params/values.js';
 import { MockHttpError } from './error-envelope.js';
-import type { FixtureStore } from './fixtures/types.js';
+import type { FixtureStore } from './store/fixture-store.js';
 
 export type FeedKind = 'category' | 'topic' | 'industry';
 
@@ -56,25 +56,27 @@ export function feedFilter(
   return { name, value };
 }
 
+/** In the catalogue, or carried by some article (the table's dictionaries hold every one seen). */
 function known(store: FixtureStore, kind: FeedKind, value: string): boolean {
+  const { dict } = store.table;
   switch (kind) {
     case 'category': {
       const n = categoryNumber(normalizeCategoryId(value));
       return (
         store.suggest.categories.some((c) => c.id === n) ||
-        store.articles.some((a) => a.categories.some((c) => c.id === n))
+        dict.categories.values.some((c) => c.id === n)
       );
     }
     case 'topic':
       return (
         store.suggest.topics.some((t) => t.id === value) ||
-        store.articles.some((a) => a.topics.some((t) => t.id === value))
+        dict.topics.values.some((t) => t.id === value)
       );
     case 'industry': {
       const n = Number(value);
       return (
         store.suggest.industries.some((i) => i.id === n) ||
-        store.articles.some((a) => a.industries.some((i) => i.id === n))
+        dict.industries.values.some((i) => i.id === n)
       );
     }
   }

@@ -10,6 +10,8 @@
 export interface MockClock {
   /** Wall-clock milliseconds per mock millisecond (the `--time-scale` factor). */
   readonly timeScale: number;
+  /** The mock time the clock started at (`--now`): what the fixtures are anchored to. */
+  readonly startMs: number;
   /** The mock's current time: `--now` at start, advancing 1/timeScale as fast as the wall clock. */
   now(): Date;
   nowMs(): number;
@@ -73,6 +75,7 @@ export function createClock(options: ClockOptions = {}): MockClock {
 
   return {
     timeScale,
+    startMs: mockStart,
     nowMs,
     now: () => new Date(nowMs()),
     setTimeout: setTimer,

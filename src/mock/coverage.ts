@@ -4,7 +4,8 @@
  * relative to the mock clock. Field names and shapes follow the OpenAPI
  * profile schemas; the spec leaves the list lengths open, the mock keeps 10.
  */
-import type { Article, FixtureStore } from './fixtures/types.js';
+import { languageOf, listValues, polarity, sourceOf } from './search/row.js';
+import type { FixtureStore } from './store/fixture-store.js';
 
 const TOP = 10;
 const DAY_MS = 86_400_000;
@@ -37,28 +38,35 @@ export interface JournalistCoverage extends CoverageBase {
   top_entities: Counted[];
 }
 
-/** `articles` newest first, as the store keeps them. */
+/** The entity's name in a mention. */
+function mentioned(store: FixtureStore, row: number): { id: number; name: string }[] {
+  const t = store.table;
+  return listValues(t.entities, t.entityCode, t.dict.entities, row, (e) => e);
+}
+
+/** `rows` newest first, as the store's index keeps them. */
 export function entityCoverage(
   store: FixtureStore,
   entityId: number,
-  articles: readonly Article[],
+  rows: readonly number[],
   now: Date,
 ): EntityCoverage {
   const sources = new Tally<Counted & { domain: string }>();
   const related = new Tally<Counted>();
-  for (const a of articles) {
-    sources.add(a.source.id, () => ({
-      id: a.source.id,
-      name: a.source.name,
-      domain: a.source.domain,
+  for (const row of rows) {
+    const source = sourceOf(store.table, row);
+    sources.add(source.id, () => ({
+      id: source.id,
+      name: source.name,
+      domain: source.domain,
       count: 0,
     }));
-    for (const e of a.entities) {
+    for (const e of mentioned(store, row)) {
       if (e.id !== entityId) related.add(e.id, () => ({ id: e.id, name: e.name, count: 0 }));
     }
   }
   return {
-    ...baseCoverage(store, articles, now),
+    ...baseCoverage(store, rows, now),
     top_sources: sources.top(TOP),
     related_entities: related.top(TOP),
   };
@@ -66,17 +74,19 @@ export function entityCoverage(
 
 export function journalistCoverage(
   store: FixtureStore,
-  articles: readonly Article[],
+  rows: readonly number[],
   now: Date,
 ): JournalistCoverage {
   const entities = new Tally<Counted>();
-  for (const a of articles) {
-    for (const e of a.entities) entities.add(e.id, () => ({ id: e.id, name: e.name, count: 0 }));
+  for (const row of rows) {
+    for (const e of mentioned(store, row))
+      entities.add(e.id, () => ({ id: e.id, name: e.name, count: 0 }));
   }
-  return { ...baseCoverage(store, articles, now), top_entities: entities.top(TOP) };
+  return { ...baseCoverage(store, rows, now), top_entities: entities.top(TOP) };
 }
 
-function baseCoverage(store: FixtureStore, articles: readonly Article[], now: Date): CoverageBase {
+function baseCoverage(store: FixtureStore, rows: readonly number[], now: Date): CoverageBase {
+  const t = store.table;
   const sentiment = { positive: 0, neutral: 0, negative: 0 };
   const topics = new Tally<Counted>();
   const countries = new Tally<Counted & { code: string }>();
@@ -88,35 +98,36 @@ function baseCoverage(store: FixtureStore, articles: readonly Article[], now: Da
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
 
-  for (const a of articles) {
-    const ms = Date.parse(a.published_at);
+  for (const row of rows) {
+    const ms = t.published.data[row] as number;
     if (ms < first) first = ms;
     if (ms > last) last = ms;
     const age = nowMs - ms;
     if (age < 30 * DAY_MS) last30++;
     else if (age < 60 * DAY_MS) previous30++;
-    const polarity = a.sentiment.overall.polarity;
-    if (polarity === 'positive' || polarity === 'negative') sentiment[polarity]++;
-    else sentiment.neutral++;
-    const month = a.published_at.slice(0, 7);
+    sentiment[polarity(t.polarityOverall.data[row] as number)]++;
+    const month = new Date(ms).toISOString().slice(0, 7);
     months.set(month, (months.get(month) ?? 0) + 1);
-    for (const t of a.topics) topics.add(t.id, () => ({ id: t.id, name: t.name, count: 0 }));
-    const code = a.source.location.country_code;
+    for (const topic of listValues(t.topics, t.topicCode, t.dict.topics, row, (x) => x))
+      topics.add(topic.id, () => ({ id: topic.id, name: topic.name, count: 0 }));
+    const location = sourceOf(t, row).location;
+    const code = location.country_code;
     if (code !== '') {
       countries.add(code, () => {
         const c = store.countries.find((x) => x.code === code);
-        return { id: c?.id ?? 0, name: c?.name ?? a.source.location.country_name, code, count: 0 };
+        return { id: c?.id ?? 0, name: c?.name ?? location.country_name, code, count: 0 };
       });
     }
-    languages.add(a.language, () => {
-      const l = store.languages.find((x) => x.code === a.language);
-      return { id: l?.id ?? 0, name: l?.name ?? a.language, code: a.language, count: 0 };
+    const language = languageOf(t, row);
+    languages.add(language, () => {
+      const l = store.languages.find((x) => x.code === language);
+      return { id: l?.id ?? 0, name: l?.name ?? language, code: language, count: 0 };
     });
   }
 
-  const none = articles.length === 0;
+  const none = rows.length === 0;
   return {
-    article_count: articles.length,
+    article_count: rows.length,
     first_seen: none ? null : new Date(first).toISOString().slice(0, 10),
     last_seen: none ? null : new Date(last).toISOString().slice(0, 10),
     sentiment,

@@ -1,8 +1,12 @@
 /**
  * The webhook delivery log behind `GET /__mock/deliveries`: one entry per
- * attempt, written by the dispatcher (webhook-dispatcher.ts). Unbounded: a
- * mock runs for a test or a session, and the log is what tests inspect.
+ * attempt, written by the dispatcher (webhook-dispatcher.ts). It keeps the
+ * newest MAX_DELIVERY_LOG attempts, so a mock left running for days with a
+ * subscription holds a bounded log.
  */
+
+/** Attempts kept; older ones are dropped from the log (docs/MOCK.md). */
+export const MAX_DELIVERY_LOG = 10_000;
 
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed';
 
@@ -28,20 +32,28 @@ export interface DeliveryAttempt {
 }
 
 export class DeliveryLog {
-  private readonly entries: DeliveryAttempt[] = [];
+  private entries: DeliveryAttempt[] = [];
+  /** Entries before this index are dropped (the array is cut now and then, not per entry). */
+  private head = 0;
+
+  constructor(private readonly max = MAX_DELIVERY_LOG) {}
 
   record(entry: DeliveryAttempt): void {
     this.entries.push(entry);
+    if (this.entries.length - this.head > this.max) this.head++;
+    if (this.head >= this.max) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** Oldest first; optionally one subscription's. */
   list(webhookId?: number): DeliveryAttempt[] {
-    return webhookId === undefined
-      ? [...this.entries]
-      : this.entries.filter((e) => e.webhook_id === webhookId);
+    const kept = this.entries.slice(this.head);
+    return webhookId === undefined ? kept : kept.filter((e) => e.webhook_id === webhookId);
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.length - this.head;
   }
 }

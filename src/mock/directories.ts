@@ -10,11 +10,13 @@ import {
 import { PLAN_LIMITS } from './accounts.js';
 import { entityCoverage, journalistCoverage } from './coverage.js';
 import { MockHttpError } from './error-envelope.js';
-import type { Article, Company, FixtureStore, Journalist, Person } from './fixtures/types.js';
-import type { JsonReply, RouteContext } from './route-types.js';
+import type { Company, Journalist, Person } from './fixtures/article-types.js';
+import type { JsonReply, RequestContext } from './route-types.js';
 import { parseParams } from './search/parse-request.js';
 import { testModeArticle as previewArticle } from './search/test-mode.js';
 import type { Params } from './search/types.js';
+import { RawArticle } from './store/article-json.js';
+import type { FixtureStore } from './store/fixture-store.js';
 
 export type DirectoryKind = 'people' | 'companies' | 'journalists';
 
@@ -26,7 +28,7 @@ const PROFILE_OUTLETS = 500;
 export function listDirectory(
   store: FixtureStore,
   kind: DirectoryKind,
-  ctx: RouteContext,
+  ctx: RequestContext,
 ): JsonReply {
   const plan = ctx.account!.plan;
   // The CLI's table (journalists have no knowledge-base id: there it is ignored
@@ -71,14 +73,20 @@ export function listDirectory(
 export function directoryProfile(
   store: FixtureStore,
   kind: DirectoryKind,
-  ctx: RouteContext,
+  ctx: RequestContext,
 ): JsonReply {
   const id = Number(ctx.pathParams['id']);
   const now = ctx.clock.now();
   const withCoverage = String(ctx.params['coverage'] ?? '').toLowerCase() !== 'false';
   const preview = ctx.account?.mode === 'test';
-  const recent = (articles: readonly Article[]): Article[] =>
-    articles.slice(0, RECENT_ARTICLES).map((a) => (preview ? previewArticle(a) : a));
+  const recent = (rows: readonly number[]) =>
+    rows
+      .slice(0, RECENT_ARTICLES)
+      .map((row) =>
+        preview
+          ? previewArticle(store.json.article(row))
+          : new RawArticle(store.table.id.data[row] as number, store.json.bytes(row)),
+      );
 
   if (kind === 'journalists') {
     const journalist = Number.isSafeInteger(id) ? store.journalistById.get(id) : undefined;
@@ -100,7 +108,7 @@ export function directoryProfile(
       : store.companyById.get(id)
     : undefined;
   if (record === undefined) throw notFound(kind, ctx.pathParams['id']);
-  const articles = store.articlesByEntityId.get(record.id) ?? [];
+  const articles = store.rowsOf('entity', record.id);
   const body: Record<string, unknown> = { ...record };
   if (withCoverage) body['coverage'] = entityCoverage(store, record.id, articles, now);
   body['recent_articles'] = recent(articles);
@@ -108,16 +116,15 @@ export function directoryProfile(
 }
 
 /**
- * Every author record merged under the journalist's name, newest first: the
- * spec says profile counts merge them, unlike links.articles (one record).
+ * Rows of every author record merged under the journalist's name, newest
+ * first: the spec says profile counts merge them, unlike links.articles (one record).
  */
-function journalistArticles(store: FixtureStore, journalistId: number): Article[] {
+function journalistArticles(store: FixtureStore, journalistId: number): number[] {
   const authorIds = store.journalistAuthorIds.get(journalistId) ?? [journalistId];
-  const lists = authorIds.map((a) => store.articlesByAuthorId.get(a) ?? []);
-  if (lists.length === 1) return [...lists[0]!];
-  return lists
-    .flat()
-    .sort((a, b) => Date.parse(b.published_at) - Date.parse(a.published_at) || b.id - a.id);
+  const rows = authorIds.flatMap((a) => store.rowsOf('author', a));
+  return authorIds.length === 1
+    ? rows
+    : rows.sort((a, b) => store.positionOf(a) - store.positionOf(b));
 }
 
 function notFound(kind: DirectoryKind, id: string | undefined): MockHttpError {

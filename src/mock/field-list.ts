@@ -10,6 +10,7 @@
  * by id) is unchanged.
  */
 import { isPlainObject } from './http-io.js';
+import { RawArticle } from './store/article-json.js';
 
 type Item = Record<string, unknown>;
 
@@ -26,9 +27,11 @@ export function parseFieldList(value: unknown): string[][] | undefined {
 
 /** `body` with its `results` narrowed to `fl`'s fields; `body` itself when `fl` does not apply. */
 export function selectFields(body: Item, fl: unknown): Item {
-  const results = body['results'];
+  const raw = body['results'];
   const parsed = parseFieldList(fl);
-  if (parsed === undefined || !Array.isArray(results)) return body;
+  if (parsed === undefined || !Array.isArray(raw)) return body;
+  // Stored articles come as their JSON bytes: only the page's few are read into objects here.
+  const results: unknown[] = raw.map((item) => (item instanceof RawArticle ? item.value() : item));
   const items = results.filter(isPlainObject);
   const known = parsed.filter((path) => items.some((item) => (path[0] as string) in item));
   if (known.length === 0) return body;

@@ -6,6 +6,8 @@ import { MockHttpError } from './error-envelope.js';
 export const API_BODY_LIMIT = 1024 * 1024;
 /** `POST /__mock/articles` may carry thousands of full articles. */
 export const ADMIN_BODY_LIMIT = 64 * 1024 * 1024;
+/** Most articles one `POST /__mock/articles` may carry (413 beyond; checked by the route). */
+export const MAX_POSTED_ARTICLES = 10_000;
 
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);

@@ -9,17 +9,17 @@ import { feedFilter } from './classification-feeds.js';
 import { factCheck } from './endpoints/fact-check.js';
 import { rawFeed } from './endpoints/news-raw.js';
 import { MockHttpError } from './error-envelope.js';
-import type { FixtureStore } from './fixtures/types.js';
+import type { FixtureStore } from './store/fixture-store.js';
 import { selectFields } from './field-list.js';
 import { isPlainObject } from './http-io.js';
 import type { Method, Router } from './router.js';
-import type { JsonReply, RouteContext, RouteDef } from './route-types.js';
+import type { JsonReply, PlainRoute, RequestContext, RouteDef } from './route-types.js';
 import { type StreamDeps, openStream } from './stream.js';
-import { addStreamSessionRoutes } from './stream-sessions.js';
+import { type StreamSessions, addStreamSessionRoutes } from './stream-sessions.js';
 
 const BOTH: readonly Method[] = ['GET', 'POST'];
 
-export function searchContext(ctx: RouteContext): SearchContext {
+export function searchContext(ctx: RequestContext): SearchContext {
   const account = ctx.account!;
   return {
     now: ctx.clock.now(),
@@ -41,9 +41,11 @@ export function addNewsRoutes(
   router: Router<RouteDef>,
   engine: () => NewsEngine,
   store: () => FixtureStore,
-  streams: StreamDeps,
+  /** What the stream routes need; asked for when a stream opens (never in-process). */
+  streams: () => StreamDeps,
+  sessions: StreamSessions,
 ): void {
-  const news = (run: (ctx: RouteContext, sc: SearchContext) => EngineResult): RouteDef => ({
+  const news = (run: (ctx: RequestContext, sc: SearchContext) => EngineResult): PlainRoute => ({
     auth: 'key',
     scope: 'news:read',
     metered: true,
@@ -143,7 +145,8 @@ export function addNewsRoutes(
     .add('GET', '/v1/news/stream', {
       auth: 'key',
       scope: 'news:read',
-      handler: (ctx) => openStream(ctx, engine(), streams, searchContext(ctx)),
+      stream: true,
+      handler: (ctx) => openStream(ctx, engine(), streams(), searchContext(ctx)),
     })
     // A plain request on the WebSocket route (no Upgrade header) gets a clear 426.
     .add(['GET', 'POST'], '/v1/news/ws', {
@@ -151,7 +154,7 @@ export function addNewsRoutes(
       scope: 'news:read',
       handler: websocketOnly,
     });
-  addStreamSessionRoutes(router, streams.sessions);
+  addStreamSessionRoutes(router, sessions);
   router
     // In the OpenAPI document only; served from the fixtures in its shapes.
     .add(

@@ -7,10 +7,15 @@
  * due since the last tick are published together, so the rate holds without a
  * timer per article. A tick publishes at most MAX_BATCH; a backlog drains
  * over the following ticks.
+ *
+ * The store keeps a published article's columns only: its JSON is made
+ * again from the seed, its id and its time when a page shows it.
  */
 import type { MockClock, MockTimer } from './clock.js';
+import type { Article } from './fixtures/article-types.js';
 import { LiveArticles } from './fixtures/generate.js';
-import type { Article } from './fixtures/types.js';
+import type { FixtureStore } from './store/fixture-store.js';
+import { BODY } from './store/table.js';
 
 const MINUTE_MS = 60_000;
 const MIN_TICK_WALL_MS = 10;
@@ -27,10 +32,10 @@ export interface PublisherOptions {
   /** Articles per mock minute, > 0. */
   ratePerMinute: number;
   seed: number;
-  /** The next id in indexing order (the store's newest + 1). */
-  nextId(): number;
-  /** Indexes and announces the articles (the server's intake). */
-  index(articles: Article[]): void;
+  /** Where they are indexed: the next id in indexing order is its newest + 1. */
+  store: FixtureStore;
+  /** Told of each batch once it is indexed (the server announces it). */
+  published(articles: Article[]): void;
 }
 
 export interface Publisher {
@@ -40,11 +45,14 @@ export interface Publisher {
 }
 
 export function startPublisher(options: PublisherOptions): Publisher {
-  const { clock, ratePerMinute } = options;
+  const { clock, ratePerMinute, store } = options;
   if (!(ratePerMinute > 0) || !Number.isFinite(ratePerMinute)) {
     throw new RangeError(`publish rate must be a positive number, got ${ratePerMinute}`);
   }
   const live = new LiveArticles(options.seed);
+  store.json.generate(BODY.published, (_ref, id, publishedMs) =>
+    live.make(id, new Date(publishedMs)),
+  );
   const perArticleMs = MINUTE_MS / ratePerMinute;
   const tickMs = Math.max(perArticleMs, MIN_TICK_WALL_MS / clock.timeScale);
   const startedMs = clock.nowMs();
@@ -60,11 +68,17 @@ export function startPublisher(options: PublisherOptions): Publisher {
     );
     if (due > 0) {
       const now = clock.now();
-      let id = options.nextId();
+      let id = store.newestId() + 1;
       const batch: Article[] = [];
-      for (let i = 0; i < due; i++) batch.push(live.make(id++, now));
+      const rows: number[] = [];
+      for (let i = 0; i < due; i++) {
+        const article = live.make(id++, now);
+        batch.push(article);
+        rows.push(store.table.append(article, { kind: BODY.published, ref: 0 }));
+      }
+      store.indexed(rows);
       published += due;
-      options.index(batch);
+      options.published(batch);
     }
     timer = clock.setTimeout(tick, tickMs);
   };

@@ -1,12 +1,13 @@
 /** What a route declares and what its handler receives and returns. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, Scope } from './accounts.js';
 import type { MockClock } from './clock.js';
 import type { Scenario } from './faults.js';
 
-export interface RouteContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+/** What every handler gets, over HTTP or in-process alike. */
+export interface RequestContext {
+  /** The request's headers, names in lower case. */
+  headers: IncomingHttpHeaders;
   url: URL;
   /** `:name` segments of the route pattern, decoded. */
   pathParams: Readonly<Record<string, string>>;
@@ -32,6 +33,12 @@ export interface RouteContext {
   responseHeaders(): Record<string, string>;
 }
 
+/** A streaming route's context: the connection too, since the handler writes the answer itself. */
+export interface RouteContext extends RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
 export interface JsonReply {
   status: number;
   body?: unknown;
@@ -47,7 +54,7 @@ export interface StreamingReply {
 
 export type Reply = JsonReply | StreamingReply;
 
-export interface RouteDef {
+interface RouteBase {
   /** `key`: a valid API key is required (401 ER0201 otherwise); `none`: keys are ignored. */
   auth: 'key' | 'none';
   scope?: Scope;
@@ -57,5 +64,17 @@ export interface RouteDef {
   bodyLimit?: number;
   /** Admin routes are outside the API: no fault injection, no rate limit. */
   admin?: boolean;
+}
+
+export interface PlainRoute extends RouteBase {
+  stream?: false;
+  handler(ctx: RequestContext): JsonReply | Promise<JsonReply>;
+}
+
+/** A route that answers over the connection itself (the SSE stream): served over HTTP only. */
+export interface StreamRoute extends RouteBase {
+  stream: true;
   handler(ctx: RouteContext): Reply | Promise<Reply>;
 }
+
+export type RouteDef = PlainRoute | StreamRoute;

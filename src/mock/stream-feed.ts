@@ -12,7 +12,7 @@ import type { ArticleBus } from './article-bus.js';
 import type { MockClock, MockTimer } from './clock.js';
 import { MockHttpError, errorEnvelope } from './error-envelope.js';
 import { type Scenario, streamScenario } from './faults.js';
-import type { Article } from './fixtures/types.js';
+import type { Article } from './fixtures/article-types.js';
 import { testModeArticle as previewArticle } from './search/test-mode.js';
 import type { StreamJournal } from './stream-journal.js';
 import type { OpenSession, StreamSessions, StreamTransportName } from './stream-sessions.js';
@@ -54,7 +54,8 @@ export interface FeedContext {
   scenario: Scenario | undefined;
   /** The request's filters (without stream.max_age), for the sessions list. */
   filters: Record<string, unknown>;
-  matcherAt(now: Date): (article: Article) => boolean;
+  /** The filters as of `now`, over indexed articles by id (stream-request.ts). */
+  matcherAt(now: Date): (id: number) => boolean;
   maxAgeMs: number;
   bus: ArticleBus;
   journal: StreamJournal;
@@ -78,7 +79,8 @@ export class StreamFeed {
   ) {
     this.scenario = streamScenario(ctx.scenario);
     // The filters as of the connection; a bad one throws here, before the session opens.
-    this.lastMatcher = ctx.matcherAt(ctx.clock.now());
+    this.lastGoodNow = ctx.clock.now();
+    ctx.matcherAt(this.lastGoodNow);
     this.session = ctx.sessions.open(ctx.account, ctx.transport, ctx.filters, (error) =>
       this.fail(error),
     );
@@ -112,7 +114,7 @@ export class StreamFeed {
         'lastEventId' in from
           ? this.ctx.journal.after(from.lastEventId, this.ctx.maxAgeMs)
           : this.ctx.journal.since(from.position);
-      if (!this.deliver(replay)) return;
+      if (!this.replayIds(replay)) return;
     }
     this.unsubscribe = this.ctx.bus.subscribe((articles) => {
       this.deliver(articles);
@@ -121,33 +123,50 @@ export class StreamFeed {
 
   /** Replays again after a `resume` on a stream already live: the client drops what it has. */
   replay(lastEventId: string): void {
-    this.deliver(this.ctx.journal.after(lastEventId, this.ctx.maxAgeMs));
+    this.replayIds(this.ctx.journal.after(lastEventId, this.ctx.maxAgeMs));
   }
 
+  /** Sends the matching ones of articles just announced (in hand). */
   private deliver(articles: readonly Article[]): boolean {
     if (this.finished || articles.length === 0) return !this.finished;
     const matches = this.matcher();
     for (const article of articles) {
-      if (matches(article) && !this.send(article)) return false;
+      if (matches(article.id) && !this.send(article)) return false;
     }
     return true;
   }
 
-  private lastMatcher: (article: Article) => boolean;
+  /** Sends the matching ones of a replay: only those are made again from the store. */
+  private replayIds(ids: readonly number[]): boolean {
+    if (this.finished || ids.length === 0) return !this.finished;
+    const matches = this.matcher();
+    for (const id of ids) {
+      if (!matches(id)) continue;
+      const article = this.ctx.journal.article(id);
+      if (article !== undefined && !this.send(article)) return false;
+    }
+    return true;
+  }
+
+  /** The last moment the filters could be read at (see `matcher`). */
+  private lastGoodNow: Date;
 
   /**
    * The filters at this moment (windows end at "now"). Rules on the request
    * (ER0110's 31 days for a title search) were checked at connect: a window
-   * that grows past them while the stream is open keeps the last matcher,
-   * rather than throwing in the article bus and going silent.
+   * that grows past them while the stream is open is read as of the last
+   * moment it could be, rather than throwing in the article bus and going
+   * silent. Rebuilt each time, so they see the articles indexed since.
    */
-  private matcher(): (article: Article) => boolean {
+  private matcher(): (id: number) => boolean {
+    const now = this.ctx.clock.now();
     try {
-      this.lastMatcher = this.ctx.matcherAt(this.ctx.clock.now());
+      const matches = this.ctx.matcherAt(now);
+      this.lastGoodNow = now;
+      return matches;
     } catch {
-      // Keep the last one (see above).
+      return this.ctx.matcherAt(this.lastGoodNow);
     }
-    return this.lastMatcher;
   }
 
   private send(article: Article): boolean {

@@ -4,30 +4,36 @@
  * `resume`) gets the articles indexed after that id, within `stream.max_age`.
  * It subscribes to the article bus before any stream does, so a stream's own
  * listener always finds the batch it is told about already here.
+ *
+ * It keeps ids and times only (16 bytes an article): ids grow in indexing
+ * order, so a position is found by binary search, and the articles a replay
+ * sends are made again from the store.
  */
 import type { ArticleBus } from './article-bus.js';
 import type { MockClock } from './clock.js';
-import type { Article } from './fixtures/types.js';
-
-interface Entry {
-  readonly article: Article;
-  readonly indexedMs: number;
-}
+import type { Article } from './fixtures/article-types.js';
+import { f64 } from './store/grow.js';
 
 /** Kept: the longest replay window (STREAM_MAX_AGE.max minutes) or this many articles, whichever is less. */
 export const JOURNAL_MAX_ENTRIES = 200_000;
 
 export class StreamJournal {
-  private entries: Entry[] = [];
-  /** Absolute position of entries[0]: positions survive trimming. */
+  private ids = f64();
+  private times = f64();
+  /** Entries before this index are trimmed. */
+  private head = 0;
+  /** Absolute position of ids[0]: positions survive trimming. */
   private offset = 0;
-  private readonly positionById = new Map<number, number>();
+  /** Kept apart: trimming by age may empty the arrays, the position stays. */
+  private newest = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly clock: MockClock,
     bus: ArticleBus,
     private readonly maxAgeMs: number,
+    /** An indexed article by id (the store makes it again). */
+    readonly article: (id: number) => Article | undefined,
     private readonly maxEntries = JOURNAL_MAX_ENTRIES,
   ) {
     this.unsubscribe = bus.subscribe((articles) => this.append(articles));
@@ -39,57 +45,65 @@ export class StreamJournal {
    * what is indexed from now on. A stream tells it at connect (its position).
    */
   get newestId(): number {
-    return this.entries.at(-1)?.article.id ?? 0;
+    return this.newest;
   }
 
   /** The position after the newest entry: `since(end)` later gives what was indexed in between. */
   get end(): number {
-    return this.offset + this.entries.length;
+    return this.offset + this.ids.length;
   }
 
   private append(articles: readonly Article[]): void {
     const now = this.clock.nowMs();
     for (const article of articles) {
-      this.positionById.set(article.id, this.end);
-      this.entries.push({ article, indexedMs: now });
+      this.ids.push(article.id);
+      this.times.push(now);
+      this.newest = Math.max(this.newest, article.id);
     }
     this.trim(now);
   }
 
   private trim(now: number): void {
-    let drop = Math.max(0, this.entries.length - this.maxEntries);
-    while (drop < this.entries.length && this.entries[drop]!.indexedMs < now - this.maxAgeMs)
-      drop++;
-    // Trimmed in steps, not per article: splicing the front of a long array is O(n).
-    if (drop < 1024 && drop < this.entries.length / 2) return;
-    for (const { article } of this.entries.slice(0, drop)) this.positionById.delete(article.id);
-    this.entries = this.entries.slice(drop);
-    this.offset += drop;
+    let head = Math.max(this.head, this.ids.length - this.maxEntries);
+    while (head < this.ids.length && (this.times.data[head] as number) < now - this.maxAgeMs)
+      head++;
+    this.head = head;
+    // The arrays are cut in steps, not per article.
+    if (head < 1024 || head < this.ids.length / 2) return;
+    this.ids = f64(this.ids.data.slice(head, this.ids.length));
+    this.times = f64(this.times.data.slice(head, this.times.length));
+    this.offset += head;
+    this.head = 0;
   }
 
   /**
-   * Articles indexed after `lastEventId` and within `maxAgeMs` of now, oldest
-   * first. An id the journal does not know (an old fixture article, an id
-   * trimmed away) counts by value: ids grow in indexing order.
+   * Ids of the articles indexed after `lastEventId` and within `maxAgeMs` of
+   * now, oldest first. An id the journal does not know (an old fixture
+   * article, an id trimmed away) counts by value: ids grow in indexing order.
    */
-  after(lastEventId: string, maxAgeMs: number): Article[] {
+  after(lastEventId: string, maxAgeMs: number): number[] {
     const id = Number(lastEventId);
-    const known = Number.isFinite(id) ? this.positionById.get(id) : undefined;
+    if (Number.isNaN(id)) return [];
     const since = this.clock.nowMs() - maxAgeMs;
-    const out: Article[] = [];
-    const start = known === undefined ? 0 : known + 1 - this.offset;
-    for (let i = Math.max(0, start); i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      if (entry.indexedMs < since) continue;
-      if (known === undefined && !(entry.article.id > id)) continue;
-      out.push(entry.article);
+    // First entry with a greater id.
+    let lo = this.head;
+    let hi = this.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.ids.data[mid] as number) <= id) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let i = lo; i < this.ids.length; i++) {
+      if ((this.times.data[i] as number) >= since) out.push(this.ids.data[i] as number);
     }
     return out;
   }
 
-  /** Articles indexed at or after position `position` (from `end`). */
-  since(position: number): Article[] {
-    return this.entries.slice(Math.max(0, position - this.offset)).map((e) => e.article);
+  /** Ids of the articles indexed at or after position `position` (from `end`). */
+  since(position: number): number[] {
+    const from = Math.max(this.head, position - this.offset);
+    return Array.from(this.ids.data.subarray(from, this.ids.length));
   }
 
   close(): void {

@@ -8,12 +8,12 @@ import { STREAM_MAX_AGE, parseStreamMaxAge } from '../params/stream-params.js';
 import type { Account } from './accounts.js';
 import type { NewsEngine, SearchContext } from './engine-adapter.js';
 import { MockHttpError } from './error-envelope.js';
-import type { Article } from './fixtures/types.js';
 
 export interface StreamRequest {
   filters: Record<string, unknown>;
   maxAgeMs: number;
-  matcherAt(now: Date): (article: Article) => boolean;
+  /** The filters as of `now`, over indexed articles by id. */
+  matcherAt(now: Date): (id: number) => boolean;
 }
 
 /** Not filters: the replay position and the key travel as query parameters too. */

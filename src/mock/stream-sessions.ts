@@ -4,10 +4,10 @@
  * `DELETE /v1/news/stream/sessions?session_id=ID` (ER0364 to the closed
  * stream; not billed). The numbers are the mock's choice: docs/STREAMS.md.
  */
-import { randomBytes } from 'node:crypto';
 import type { Account, Plan } from './accounts.js';
 import type { MockClock } from './clock.js';
 import { MockHttpError } from './error-envelope.js';
+import { randomHex } from './node-crypto.js';
 import type { Router } from './router.js';
 import type { RouteDef } from './route-types.js';
 
@@ -68,7 +68,7 @@ export class StreamSessions {
         `Too many open streams for this API key (${cap} on the ${account.plan} plan). Close one (GET /v1/news/stream/sessions) or wait.`,
       );
     }
-    const id = `ss_${randomBytes(8).toString('hex')}`;
+    const id = `ss_${randomHex(8)}`;
     const entry: Entry = {
       key: account.key,
       close,

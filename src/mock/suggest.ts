@@ -6,7 +6,7 @@
  * ("economy." lists the economy group). At most `SUGGEST_LIMIT` items; free.
  */
 import { MockHttpError } from './error-envelope.js';
-import type { FixtureStore } from './fixtures/types.js';
+import type { FixtureStore } from './store/fixture-store.js';
 
 export type SuggestKind = 'entities' | 'categories' | 'topics' | 'industries';
 export const SUGGEST_LIMIT = 10;

@@ -22,16 +22,14 @@
  *   deleted is dropped (nothing sent, nothing logged): deliveries stop.
  * - A live key with no points left gets no new deliveries.
  */
-import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { randomHex } from './node-crypto.js';
 import { WEBHOOK_HEADERS, signWebhook } from '../params/webhook-signature.js';
 import type { Accounts } from './accounts.js';
 import type { ArticleBus } from './article-bus.js';
 import type { MockClock, MockTimer } from './clock.js';
 import type { DeliveryAttempt, DeliveryLog } from './delivery-log.js';
 import type { NewsEngine, SearchContext } from './engine-adapter.js';
-import type { Article } from './fixtures/types.js';
+import type { Article } from './fixtures/article-types.js';
 import { PLAN_LIMITS } from './accounts.js';
 import { testModeArticle } from './search/test-mode.js';
 import type { Webhook, WebhookStore } from './webhooks-store.js';
@@ -57,6 +55,8 @@ export interface DispatcherOptions {
   deliveries: DeliveryLog;
   clock: MockClock;
   engine: () => NewsEngine;
+  /** An indexed article by id, made again for a retry (a pending delivery keeps ids only). */
+  article: (id: number) => Article | undefined;
   baseUrl: () => string;
   log?: ((line: string) => void) | undefined;
 }
@@ -70,7 +70,9 @@ export interface Dispatcher {
 interface Delivery {
   id: string;
   webhookId: number;
-  articles: readonly Article[];
+  ids: readonly number[];
+  /** The articles themselves for the first attempt (in hand when announced); retries make them again. */
+  articles: readonly Article[] | undefined;
   attempt: number;
 }
 
@@ -81,7 +83,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
   let pending = 0;
   let stopped = false;
 
-  const matchersFor = (webhook: Webhook): ((a: Article) => boolean) | undefined => {
+  const matchersFor = (webhook: Webhook): ((id: number) => boolean) | undefined => {
     const account = options.accounts.get(webhook.apiKey);
     if (account === undefined) return undefined;
     const context: SearchContext = {
@@ -113,13 +115,14 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
       // subscription starts with the latest articles.
       const matches = matchersFor(webhook);
       if (matches === undefined) continue;
-      const selected = articles.filter(matches);
+      const selected = articles.filter((a) => matches(a.id));
       for (let i = 0; i < selected.length; i += MAX_BATCH) {
         const batch = selected.slice(i, i + MAX_BATCH);
         pending += 1;
         void attempt({
-          id: `dlv_${randomBytes(12).toString('hex')}`,
+          id: `dlv_${randomHex(12)}`,
           webhookId: webhook.id,
+          ids: batch.map((a) => a.id),
           articles: batch,
           attempt: 1,
         });
@@ -140,11 +143,14 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
     const account = options.accounts.get(webhook.apiKey);
     const test = account?.mode === 'test';
     const sentAt = clock.now();
+    const articles =
+      delivery.articles ??
+      delivery.ids.map(options.article).filter((a): a is Article => a !== undefined);
     const body = JSON.stringify({
       event: 'articles.new',
       webhook_id: webhook.id,
       delivered_at: sentAt.toISOString(),
-      articles: test ? delivery.articles.map(testModeArticle) : delivery.articles,
+      articles: test ? articles.map(testModeArticle) : articles,
     });
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
@@ -172,12 +178,12 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
       outcome: 'delivered',
       error: null,
       duration_ms: durationMs,
-      article_ids: delivery.articles.map((a) => a.id),
+      article_ids: articles.map((a) => a.id),
       next_attempt_at: null,
       points: 0,
     };
     if (delivered) {
-      entry.points = account?.charge(delivery.articles.length) ?? 0;
+      entry.points = account?.charge(articles.length) ?? 0;
       webhook.consecutiveFailures = 0;
       deliveries.record(entry);
       finish();
@@ -191,7 +197,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
       deliveries.record(entry);
       const timer = clock.setTimeout(() => {
         timers.delete(timer);
-        void attempt({ ...delivery, attempt: delivery.attempt + 1 });
+        void attempt({ ...delivery, articles: undefined, attempt: delivery.attempt + 1 });
       }, delayMs);
       timers.add(timer);
       return;
@@ -210,12 +216,16 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
   };
 
   /** One POST; never rejects. `status` null when the receiver did not answer in time or at all. */
-  const post = (
+  const post = async (
     url: string,
     headers: Record<string, string>,
     body: string,
-  ): Promise<{ status: number | null; error?: string }> =>
-    new Promise((resolve) => {
+  ): Promise<{ status: number | null; error?: string }> => {
+    const target = new URL(url);
+    // Loaded with the first delivery: a mock that never delivers never loads them.
+    const { request: send } =
+      target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    return new Promise((resolve) => {
       let settled = false;
       const done = (result: { status: number | null; error?: string }): void => {
         if (settled) return;
@@ -225,8 +235,6 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
         inFlight.delete(abort);
         resolve(result);
       };
-      const target = new URL(url);
-      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(target, {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
@@ -270,6 +278,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): Dispatcher {
       );
       req.end(body);
     });
+  };
 
   const unsubscribe = options.bus.subscribe(onArticles);
 

@@ -5,10 +5,10 @@
  * the dashboard alone, which the mock stands in for with
  * `POST /__mock/webhooks/{id}/enable`.
  */
-import { randomBytes } from 'node:crypto';
 import { type Account, PLAN_LIMITS, maskKey } from './accounts.js';
 import type { MockClock } from './clock.js';
 import { MockHttpError } from './error-envelope.js';
+import { randomHex } from './node-crypto.js';
 
 export type WebhookStatus = 'active' | 'paused' | 'disabled';
 
@@ -68,7 +68,7 @@ export class WebhookStore {
       url: checkUrl(input.url),
       filters: checkFilters(input.filters ?? {}),
       status: 'active',
-      secret: `whsec_${randomBytes(24).toString('hex')}`,
+      secret: `whsec_${randomHex(24)}`,
       createdAt: now,
       updatedAt: now,
       consecutiveFailures: 0,

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/server.js';
 import { BIN, type Spawned, spawnCollecting } from '../helpers/spawn.js';
 
 /** `news mock serve` and `--mock` as a user runs them, through the built binary. */
@@ -74,6 +75,55 @@ describe('--mock on a command', () => {
     const run = start(['--mock', 'count', '--title', 'market']);
     expect(await run.exit).toBe(0);
     expect(run.stdout()).toMatch(/^\d+\n$/);
-    expect(run.stderr()).toMatch(/built-in mock at http:\/\/127\.0\.0\.1:\d+/);
+    // In-process: no socket, no port (src/mock/in-process.ts).
+    expect(run.stderr()).toMatch(/using the built-in mock \(in-process\)/);
   }, 30_000);
+});
+
+describe('mock serve --articles', () => {
+  it('makes its extras on worker threads into the same data as one thread does', async () => {
+    // Above the threshold for threads (src/mock/store/extras.ts); the sources'
+    // own server makes them on its one thread.
+    const now = '2026-03-15T12:00:00Z';
+    const articles = 25_000;
+    const run = start([
+      'mock',
+      'serve',
+      '--port',
+      '0',
+      '--articles',
+      String(articles),
+      '--now',
+      now,
+    ]);
+    const here = await startMockServer({
+      quiet: true,
+      articles,
+      now: new Date(now),
+      timeScale: 1e9,
+    });
+    try {
+      const url = (await firstLine(run, 60_000)).trim();
+      const ask = async (base: string, body: Record<string, unknown>) => {
+        const r = await fetch(`${base}/v1/news/everything`, {
+          method: 'POST',
+          headers: { 'x-api-key': 'api_live_mock_pro', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const answer = (await r.json()) as { results: unknown[]; facets?: unknown };
+        return { results: answer.results, facets: answer.facets };
+      };
+      for (const body of [
+        { 'sort.by': 'id', per_page: 20 },
+        { 'sort.by': 'engagement', 'language.code': 'en', per_page: 20, page: 3 },
+        { title: 'market', 'facet.field': 'source.id', per_page: 5 },
+        { 'published_at.start': '2025-09-01', 'published_at.end': '2025-09-03', per_page: 50 },
+      ]) {
+        expect(await ask(url, body)).toEqual(await ask(here.url, body));
+      }
+    } finally {
+      await here.close();
+      if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    }
+  }, 120_000);
 });

@@ -3,14 +3,26 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import {
+  BASE_ARTICLES,
+  COMMITTED_SEED,
+  fixturesDataDir,
+} from '../../src/mock/fixtures/committed.js';
 import { decompress, serialize } from '../../src/mock/fixtures/data-files.js';
-import { BASE_ARTICLES, COMMITTED_SEED, generateBase } from '../../src/mock/fixtures/generate.js';
-import { fixturesDataDir, loadFixtures } from '../../src/mock/fixtures/load.js';
+import { generateBase } from '../../src/mock/fixtures/generate.js';
 import type { FixtureStore } from '../../src/mock/fixtures/types.js';
+import { loadFixtures } from '../../src/mock/store/load.js';
 
 const NOW = new Date('2026-03-15T10:00:00.000Z');
 const DAY = 86_400_000;
-const store: FixtureStore = loadFixtures({ now: NOW });
+const store: FixtureStore = await loadFixtures({ now: NOW });
+
+/** published_at of every indexed article, newest first, as numbers. */
+const publishedMs = (s: FixtureStore): Float64Array =>
+  Float64Array.from(s.table.order, (row) => s.table.published.data[row]!);
+/** Articles of the rows. */
+const articlesOf = (s: FixtureStore, rows: readonly number[]) =>
+  rows.map((row) => s.json.article(row));
 
 // The project's copy of the provider's document (spec/README.md).
 const openapi = JSON.parse(
@@ -30,8 +42,8 @@ function responseSchema(path: string, method: string): Record<string, unknown> {
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 describe('fixture data set', () => {
-  it('is deterministic for a seed and now', () => {
-    const again = loadFixtures({ now: NOW });
+  it('is deterministic for a seed and now', async () => {
+    const again = await loadFixtures({ now: NOW });
     expect(JSON.stringify(again.articles)).toBe(JSON.stringify(store.articles));
     expect(again.journalists).toEqual(store.journalists);
   });
@@ -65,7 +77,7 @@ describe('fixture data set', () => {
   });
 
   it('spans the 400 days before now, newest first, with plenty in the last 31 days and the last day', () => {
-    const ms = store.publishedMs;
+    const ms = publishedMs(store);
     const now = NOW.getTime();
     for (let i = 1; i < ms.length; i++) expect(ms[i - 1]!).toBeGreaterThanOrEqual(ms[i]!);
     expect(ms[0]!).toBeLessThanOrEqual(now);
@@ -76,9 +88,9 @@ describe('fixture data set', () => {
     expect(Date.parse(store.articles[0]!.published_at)).toBe(ms[0]);
   });
 
-  it('shifts dates with now', () => {
-    const later = loadFixtures({ now: new Date(NOW.getTime() + 10 * DAY) });
-    expect(later.publishedMs[0]! - store.publishedMs[0]!).toBe(10 * DAY);
+  it('shifts dates with now', async () => {
+    const later = await loadFixtures({ now: new Date(NOW.getTime() + 10 * DAY) });
+    expect(publishedMs(later)[0]! - publishedMs(store)[0]!).toBe(10 * DAY);
     expect(later.articles[5]!.id).toBe(store.articles[5]!.id);
   });
 
@@ -145,14 +157,17 @@ describe('fixture data set', () => {
     expect(store.people.length).toBeGreaterThanOrEqual(30);
     expect(store.companies.length).toBeGreaterThanOrEqual(30);
     for (const p of [...store.people, ...store.companies]) {
-      expect(store.articlesByEntityId.get(p.id)?.length ?? 0).toBeGreaterThan(0);
+      expect(store.rowsOf('entity', p.id).length).toBeGreaterThan(0);
       expect(p.links.articles).toBe(`/v1/news/entity/${p.id}`);
       expect(p.links.wikidata).toMatch(/^https:\/\/www\.wikidata\.org\/wiki\/Q\d+$/);
     }
     for (const j of store.journalists) {
       const ids = store.journalistAuthorIds.get(j.id) ?? [];
       expect(ids[0]).toBe(j.id);
-      const articles = ids.flatMap((id) => store.articlesByAuthorId.get(id) ?? []);
+      const articles = articlesOf(
+        store,
+        ids.flatMap((id) => store.rowsOf('author', id)),
+      );
       expect(articles.every((a) => a.author.name === j.name)).toBe(true);
       expect(new Set(articles.map((a) => a.source.id)).size).toBe(j.outlet_count);
     }
@@ -221,7 +236,8 @@ describe('fixture data set', () => {
 
   it('has the variety the search tests need', () => {
     const now = NOW.getTime();
-    const recent = store.articles.filter((_, i) => store.publishedMs[i]! > now - 31 * DAY);
+    const ms = publishedMs(store);
+    const recent = store.articles.filter((_, i) => ms[i]! > now - 31 * DAY);
     expect(recent.filter((x) => x.title.includes('rate cut')).length).toBeGreaterThanOrEqual(5);
     expect(
       recent.filter((x) => x.title.toLowerCase().includes('interest rates')).length,
@@ -235,13 +251,13 @@ describe('fixture data set', () => {
       ).length,
     ).toBeGreaterThan(50);
     // Stories with several articles, and duplicates pointing at their original.
-    expect(
-      [...store.articlesByStoryId.values()].filter((l) => l.length >= 5).length,
-    ).toBeGreaterThan(0);
+    const stories = new Map<number, number>();
+    for (const x of store.articles) stories.set(x.story.id, (stories.get(x.story.id) ?? 0) + 1);
+    expect([...stories.values()].filter((n) => n >= 5).length).toBeGreaterThan(0);
     expect(store.duplicateOf.size).toBeGreaterThanOrEqual(20);
     for (const [dup, original] of store.duplicateOf) {
-      const d = store.articleById.get(dup)!;
-      const o = store.articleById.get(original)!;
+      const d = store.article(dup)!;
+      const o = store.article(original)!;
       expect(d.is_duplicate).toBe(true);
       expect(d.title).toBe(o.title);
       expect(d.story.id).toBe(o.story.id);
@@ -256,18 +272,18 @@ describe('fixture data set', () => {
     }
     // Articles with and without authors; high-authority outlets in the last day.
     expect(store.articles.some((x) => x.author.id === null)).toBe(true);
-    const lastDay = store.articles.filter((_, i) => store.publishedMs[i]! > now - DAY);
+    const lastDay = store.articles.filter((_, i) => ms[i]! > now - DAY);
     expect(lastDay.filter((x) => x.source.rankings.opr >= 8).length).toBeGreaterThan(3);
   });
 
-  it('generates a different, equally valid set for another seed', () => {
-    const other = loadFixtures({ seed: 7, now: NOW });
+  it('generates a different, equally valid set for another seed', async () => {
+    const other = await loadFixtures({ seed: 7, now: NOW });
     expect(other.articles.length).toBe(BASE_ARTICLES);
     expect(
       other.articles[0]!.title === store.articles[0]!.title &&
         other.articles[1]!.title === store.articles[1]!.title,
     ).toBe(false);
-    expect(JSON.stringify(loadFixtures({ seed: 7, now: NOW }).articles)).toBe(
+    expect(JSON.stringify((await loadFixtures({ seed: 7, now: NOW })).articles)).toBe(
       JSON.stringify(other.articles),
     );
   });

@@ -32,7 +32,7 @@ describe('mock --publish-rate', () => {
   it('publishes new articles on the mock clock, with the next ids in indexing order, searchable at once', async () => {
     // 600 per mock minute at 0.01: a mock minute lasts 0.6 s, so about 1,000 articles a second.
     const { server, seen } = await publishing(600, 0.01);
-    const newestBefore = Math.max(...server.store.articleById.keys());
+    const newestBefore = server.store.newestId();
     await until(() => seen.length >= 200);
     const ids = seen.map((a) => a.id);
     expect(ids[0]).toBe(newestBefore + 1);

@@ -298,16 +298,21 @@ describe('the store growing', () => {
     const store = makeStore([article(1)]);
     const e = createSearchEngine(store);
     expect(ids(e.everything({}, ctx()).body)).toEqual([1]);
-    const fresh = article(2, { published_at: hoursAgo(0.5) });
-    store.articles.unshift(fresh);
-    store.publishedMs = Float64Array.from(store.articles.map((a) => Date.parse(a.published_at)));
-    store.articleById.set(2, fresh);
+    store.add([article(2, { published_at: hoursAgo(0.5) })]);
     expect(ids(e.everything({}, ctx()).body)).toEqual([2, 1]);
   });
 
-  it('matches any article, indexed or not, with matcher()', () => {
-    const match = engine.matcher({ 'language.code': 'de', is_breaking: 1 }, ctx());
-    expect(match(article(99, { language: 'de', is_breaking: true }))).toBe(true);
-    expect(match(article(98, { language: 'de' }))).toBe(false);
+  it('matches indexed articles by id with matcher(), and nothing it does not know', () => {
+    const store = makeStore([
+      article(99, { language: 'de', is_breaking: true }),
+      article(98, { language: 'de' }),
+    ]);
+    const match = createSearchEngine(store).matcher(
+      { 'language.code': 'de', is_breaking: 1 },
+      ctx(),
+    );
+    expect(match(99)).toBe(true);
+    expect(match(98)).toBe(false);
+    expect(match(97)).toBe(false);
   });
 });

@@ -21,6 +21,7 @@ import {
   TOPICS,
 } from '../../src/mock/fixtures/vocab.js';
 import { blankArticle } from '../../src/mock/article-intake.js';
+import { createStore } from '../../src/mock/store/load.js';
 import type { SearchContext } from '../../src/mock/search/types.js';
 
 export const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -135,27 +136,14 @@ export interface StoreExtras {
   sources?: Source[];
 }
 
-/** A FixtureStore with the indexes the engine reads, built the way load.ts promises. */
+/** A store of these articles (and the catalogue's lists the engine reads). */
 export function makeStore(input: Article[], extras: StoreExtras = {}): FixtureStore {
-  const articles = [...input].sort(
-    (a, b) => Date.parse(b.published_at) - Date.parse(a.published_at) || b.id - a.id,
-  );
-  const push = <K>(m: Map<K, Article[]>, k: K, a: Article) => {
-    const list = m.get(k);
-    if (list) list.push(a);
-    else m.set(k, [a]);
-  };
-  const articlesByEntityId = new Map<number, Article[]>();
-  const articlesByStoryId = new Map<number, Article[]>();
-  const articlesByAuthorId = new Map<number, Article[]>();
-  const articlesBySourceId = new Map<number, Article[]>();
-  const entityById = new Map<number, SuggestEntity>();
-  for (const e of extras.entities ?? []) entityById.set(e.id, e);
-  for (const a of articles) {
+  const entities = new Map<number, SuggestEntity>();
+  for (const e of extras.entities ?? []) entities.set(e.id, e);
+  for (const a of input) {
     for (const e of a.entities) {
-      push(articlesByEntityId, e.id, a);
-      if (!entityById.has(e.id)) {
-        entityById.set(e.id, {
+      if (!entities.has(e.id)) {
+        entities.set(e.id, {
           id: e.id,
           name: e.name,
           type: e.type,
@@ -164,47 +152,35 @@ export function makeStore(input: Article[], extras: StoreExtras = {}): FixtureSt
         });
       }
     }
-    push(articlesByStoryId, a.story.id, a);
-    if (a.author.id !== null) push(articlesByAuthorId, a.author.id, a);
-    push(articlesBySourceId, a.source.id, a);
   }
-  const sources = extras.sources ?? [source()];
-  return {
+  const journalists = extras.journalists ?? [];
+  return createStore({
     now: NOW,
     seed: 1,
-    articles,
-    publishedMs: Float64Array.from(articles.map((a) => Date.parse(a.published_at))),
-    sources,
-    people: [],
-    companies: [],
-    journalists: extras.journalists ?? [],
-    suggest: {
-      entities: [...entityById.values()],
-      categories: CATEGORIES.map((c) => ({
-        ...c,
-        taxonomy: 'iptc_mediatopics',
-        links: { self: `/v1/news/category/iptc_mediatopics/${c.id}` },
-      })),
-      topics: TOPICS.map((t) => ({ ...t, links: { self: `/v1/news/topic/${t.id}` } })),
-      industries: [],
+    articles: input,
+    catalogue: {
+      sources: extras.sources ?? [source()],
+      people: [],
+      companies: [],
+      journalists,
+      suggest: {
+        entities: [...entities.values()],
+        categories: CATEGORIES.map((c) => ({
+          ...c,
+          taxonomy: 'iptc_mediatopics',
+          links: { self: `/v1/news/category/iptc_mediatopics/${c.id}` },
+        })),
+        topics: TOPICS.map((t) => ({ ...t, links: { self: `/v1/news/topic/${t.id}` } })),
+        industries: [],
+      },
+      eventTypes: EVENT_TYPES,
+      eventCategories: EVENT_CATEGORIES,
+      languages: LANGUAGES,
+      countries: COUNTRIES.map(({ id, code, name }) => ({ id, code, name })),
+      journalistAuthorIds: new Map(),
+      duplicateOf: new Map(),
     },
-    eventTypes: EVENT_TYPES,
-    eventCategories: EVENT_CATEGORIES,
-    languages: LANGUAGES,
-    countries: COUNTRIES.map(({ id, code, name }) => ({ id, code, name })),
-    articleById: new Map(articles.map((a) => [a.id, a])),
-    articlesByEntityId,
-    articlesByStoryId,
-    articlesByAuthorId,
-    articlesBySourceId,
-    sourceById: new Map(sources.map((s) => [s.id, s])),
-    entityById,
-    personById: new Map(),
-    companyById: new Map(),
-    journalistById: new Map((extras.journalists ?? []).map((j) => [j.id, j])),
-    journalistAuthorIds: new Map(),
-    duplicateOf: new Map(),
-  };
+  });
 }
 
 /** Ids of a search answer's results, in order. */

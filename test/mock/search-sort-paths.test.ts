@@ -1,20 +1,19 @@
 /**
- * Sorting takes two roads: by positions and columns (a numeric field over the
- * whole index) or by article objects (composite keys, story and entity
- * lists). Both must give the order a full sort gives, ties included.
+ * Sorting takes two roads: a numeric field's column (read_time, shares…) or
+ * a key computed per article (composite keys). Both must give the order a
+ * full sort gives, ties included.
  */
 import { describe, expect, it } from 'vitest';
-import { loadFixtures } from '../../src/mock/fixtures/load.js';
-import { ArticleIndex } from '../../src/mock/search/article-index.js';
 import { createSearchEngine } from '../../src/mock/search/index.js';
-import { SORT_KEYS, type SortBy, keyField, sortDocs } from '../../src/mock/search/sort.js';
-import type { Doc } from '../../src/mock/search/types.js';
+import { languageOf } from '../../src/mock/search/row.js';
+import { SORT_KEYS, type SortBy, keyField, sortRows } from '../../src/mock/search/sort.js';
+import { loadFixtures } from '../../src/mock/store/load.js';
 import { ctx } from './search-fixture.js';
 
 const now = new Date('2026-03-15T12:00:00Z');
-const store = loadFixtures({ now, articles: 3000 });
+const store = await loadFixtures({ now, articles: 3000 });
 const engine = createSearchEngine(store);
-const docs = new ArticleIndex(store).docs;
+const t = store.table;
 const context = ctx({ now });
 
 const BY: Exclude<SortBy, 'relevance'>[] = [
@@ -30,9 +29,9 @@ const BY: Exclude<SortBy, 'relevance'>[] = [
 function expected(
   by: Exclude<SortBy, 'relevance'>,
   order: 'asc' | 'desc',
-  keep: (d: Doc) => boolean,
+  keep: (row: number) => boolean,
 ) {
-  return sortDocs(docs.filter(keep), SORT_KEYS[by], order).map((d) => d.id);
+  return sortRows(t, [...t.order].filter(keep), SORT_KEYS[by], order).map((row) => t.id.data[row]);
 }
 
 describe('both sorting roads', () => {
@@ -53,7 +52,7 @@ describe('both sorting roads', () => {
         expect(ids, `${by} ${order} page ${page}`).toEqual(all.slice((page - 1) * 40, page * 40));
         expect(body['has_next_pages']).toBe(page * 40 < all.length);
       }
-      const german = expected(by, order, (d) => d.language === 'de');
+      const german = expected(by, order, (row) => languageOf(t, row) === 'de');
       const body = engine.everything(
         { 'sort.by': by, 'sort.order': order, 'language.code': 'de', per_page: 25 },
         context,

@@ -3,7 +3,7 @@
  * test asserts (coverage counts, momentum, timelines) follows from the
  * articles below, independent of the generated fixtures.
  */
-import { blankArticle, indexArticles } from '../../src/mock/article-intake.js';
+import { blankArticle } from '../../src/mock/article-intake.js';
 import type {
   EngineResult,
   NewsEngine,
@@ -19,6 +19,7 @@ import type {
   Person,
   Source,
 } from '../../src/mock/fixtures/types.js';
+import { createStore } from '../../src/mock/store/load.js';
 
 export const NOW = new Date('2026-03-15T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -252,70 +253,59 @@ export function makeStore(): FixtureStore {
       articles: `/v1/news/everything?author.id=${JOURNALIST}`,
     },
   };
-  const store: FixtureStore = {
+  return createStore({
     now: NOW,
     seed: 1,
-    articles: [],
-    publishedMs: new Float64Array(0),
-    sources,
-    people,
-    companies: [company],
-    journalists: [journalist],
-    suggest: {
-      entities: [],
-      categories: [
-        {
-          id: 4000000,
-          name: 'economy, business and finance',
-          taxonomy: 'iptc_mediatopics',
-          links: { self: '/v1/news/category/iptc_mediatopics/4000000' },
-        },
-        {
-          id: 15000000,
-          name: 'sport',
-          taxonomy: 'iptc_mediatopics',
-          links: { self: '/v1/news/category/iptc_mediatopics/15000000' },
-        },
+    articles: SPECS.map(article),
+    catalogue: {
+      sources,
+      people,
+      companies: [company],
+      journalists: [journalist],
+      suggest: {
+        entities: [],
+        categories: [
+          {
+            id: 4000000,
+            name: 'economy, business and finance',
+            taxonomy: 'iptc_mediatopics',
+            links: { self: '/v1/news/category/iptc_mediatopics/4000000' },
+          },
+          {
+            id: 15000000,
+            name: 'sport',
+            taxonomy: 'iptc_mediatopics',
+            links: { self: '/v1/news/category/iptc_mediatopics/15000000' },
+          },
+        ],
+        topics: [
+          {
+            id: 'science.computing',
+            name: 'Computing',
+            links: { self: '/v1/news/topic/science.computing' },
+          },
+          {
+            id: 'economy.interest-rates',
+            name: 'Interest Rates',
+            links: { self: '/v1/news/topic/economy.interest-rates' },
+          },
+        ],
+        industries: [{ id: 7, name: 'Software', links: { self: '/v1/news/industry/7' } }],
+      },
+      eventTypes: [{ code: 'ipo', category: 'business' }],
+      eventCategories: ['business', 'society', 'environment'],
+      languages: [
+        { id: 1, code: 'en', name: 'English' },
+        { id: 3, code: 'fr', name: 'French' },
       ],
-      topics: [
-        {
-          id: 'science.computing',
-          name: 'Computing',
-          links: { self: '/v1/news/topic/science.computing' },
-        },
-        {
-          id: 'economy.interest-rates',
-          name: 'Interest Rates',
-          links: { self: '/v1/news/topic/economy.interest-rates' },
-        },
+      countries: [
+        { id: 840, code: 'US', name: 'United States' },
+        { id: 250, code: 'FR', name: 'France' },
       ],
-      industries: [{ id: 7, name: 'Software', links: { self: '/v1/news/industry/7' } }],
+      journalistAuthorIds: new Map([[JOURNALIST, [JOURNALIST, 302]]]),
+      duplicateOf: new Map(),
     },
-    eventTypes: [{ code: 'ipo', category: 'business' }],
-    eventCategories: ['business', 'society', 'environment'],
-    languages: [
-      { id: 1, code: 'en', name: 'English' },
-      { id: 3, code: 'fr', name: 'French' },
-    ],
-    countries: [
-      { id: 840, code: 'US', name: 'United States' },
-      { id: 250, code: 'FR', name: 'France' },
-    ],
-    articleById: new Map(),
-    articlesByEntityId: new Map(),
-    articlesByStoryId: new Map(),
-    articlesByAuthorId: new Map(),
-    articlesBySourceId: new Map(),
-    sourceById: new Map(sources.map((s) => [s.id, s])),
-    entityById: new Map(),
-    personById: new Map(people.map((p) => [p.id, p])),
-    companyById: new Map([[ACME, company]]),
-    journalistById: new Map([[JOURNALIST, journalist]]),
-    journalistAuthorIds: new Map([[JOURNALIST, [JOURNALIST, 302]]]),
-    duplicateOf: new Map(),
-  };
-  indexArticles(store, SPECS.map(article));
-  return store;
+  });
 }
 
 /**
@@ -353,7 +343,8 @@ export function fakeEngine(store: FixtureStore): NewsEngine {
     }),
     matcher: (params) => {
       const title = typeof params['title'] === 'string' ? params['title'].toLowerCase() : undefined;
-      return (a) => title === undefined || a.title.toLowerCase().includes(title);
+      return (id) =>
+        title === undefined || (store.article(id)?.title.toLowerCase().includes(title) ?? false);
     },
   };
 }

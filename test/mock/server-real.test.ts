@@ -64,9 +64,7 @@ describe('mock server over the real fixtures', () => {
       coverage: { article_count: number };
       recent_articles: unknown[];
     };
-    expect(body.coverage.article_count).toBe(
-      server.store.articlesByEntityId.get(first.id)?.length ?? 0,
-    );
+    expect(body.coverage.article_count).toBe(server.store.rowsOf('entity', first.id).length);
     expect(body.recent_articles.length).toBeLessThanOrEqual(5);
     const journalists = await call(server, 'GET', '/v1/journalists?per_page=1', live);
     assertMatches('/v1/journalists', 'GET', 200, journalists.json);

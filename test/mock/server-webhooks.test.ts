@@ -191,13 +191,24 @@ describe('mock server: admin articles, deliveries, accounts', () => {
     const { indexed, ids } = r.json as { indexed: number; ids: number[] };
     expect(indexed).toBe(2);
     expect(ids[1]).toBe(5000);
-    expect(server.store.articleById.get(5000)?.title).toBe('Second');
-    // Newest first, with the parallel time array kept in step.
+    expect(server.store.article(5000)?.title).toBe('Second');
+    // Newest first in the index, with the time column in step.
+    const t = server.store.table;
     expect(server.store.articles[0]?.id).toBe(ids[0]);
-    expect(server.store.publishedMs[0]).toBe(Date.parse(server.store.articles[0]!.published_at));
-    expect((await call(server, 'POST', '/__mock/articles', { body: [{ id: 5000 }] })).status).toBe(
-      409,
-    );
+    expect(t.published.data[t.order[0]!]).toBe(Date.parse(server.store.articles[0]!.published_at));
+    // Ids grow in indexing order: one at or below the newest is refused, naming the newest.
+    const again = await call(server, 'POST', '/__mock/articles', { body: [{ id: 5000 }] });
+    expect(again.status).toBe(400);
+    expect(JSON.stringify(again.json)).toContain('newest indexed id, 5000');
+    const lower = await call(server, 'POST', '/__mock/articles', { body: [{ id: 4000 }] });
+    expect(lower.status).toBe(400);
+    // Within one request too, and then nothing of the request is indexed.
+    const size = server.store.size;
+    const mixed = await call(server, 'POST', '/__mock/articles', {
+      body: [{ id: 6000 }, { id: 5500 }],
+    });
+    expect(mixed.status).toBe(400);
+    expect(server.store.size).toBe(size);
     expect((await call(server, 'POST', '/__mock/articles', { body: 'x' })).status).toBe(400);
   });
 

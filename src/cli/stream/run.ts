@@ -204,6 +204,8 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
 
   if (runtime.settings.mock) {
     runtime.mockOptions.publishRate = options.publishRate ?? DEFAULT_MOCK_PUBLISH_RATE;
+    // The stream opens its own connection to the mock.
+    runtime.mockOptions.listen = true;
   } else if (options.publishRate !== undefined) {
     runtime.report.warn('--publish-rate only shapes the built-in mock (--mock); ignored');
   }

@@ -122,6 +122,8 @@ export async function listen(input: CommandInput, runtime: Runtime): Promise<voi
     const rate = input.options['publishRate'];
     runtime.mockOptions = {
       ...runtime.mockOptions,
+      // Deliveries come to the receiver over HTTP, and the subscription is made by URL.
+      listen: true,
       publishRate:
         rate === undefined
           ? DEFAULT_MOCK_PUBLISH_RATE

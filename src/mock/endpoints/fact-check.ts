@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
 import { MockHttpError } from '../error-envelope.js';
-import type { Article, FixtureStore } from '../fixtures/types.js';
+import { sha256FirstByte } from '../node-crypto.js';
+import { sourceOf } from '../search/row.js';
 import { tokenize } from '../search/text.js';
+import type { FixtureStore } from '../store/fixture-store.js';
 import type { EngineResult, Params, SearchContext } from '../search/types.js';
 
 /**
@@ -82,7 +83,7 @@ export function factCheck(store: FixtureStore, params: Params, ctx: SearchContex
     // The id takes priority over text and claim (openapi).
     const id = Number(params['id']);
     if (!Number.isSafeInteger(id) || id < 1) bad('id must be a positive integer article id.');
-    const article = store.articleById.get(id);
+    const article = store.article(id);
     if (article === undefined)
       throw new MockHttpError(404, undefined, `Article with the id ${id} was not found.`);
     type = 'id';
@@ -129,21 +130,33 @@ export function factCheck(store: FixtureStore, params: Params, ctx: SearchContex
 
 function checkClaim(store: FixtureStore, claim: string, perClaim: number, ctx: SearchContext) {
   const words = new Set(tokenize(claim).filter((w) => w.length > 2 && !STOP.has(w)));
-  const scored: { article: Article; overlap: number }[] = [];
-  for (const article of store.articles) {
-    let overlap = 0;
-    for (const w of new Set(tokenize(article.title))) if (words.has(w)) overlap++;
-    if (overlap > 0) scored.push({ article, overlap });
+  // The claim's words as the table's word ids: titles are compared as id lists.
+  const t = store.table;
+  const wanted = new Set<number>();
+  for (const w of words) {
+    const id = t.dict.words.find(w);
+    if (id !== undefined) wanted.add(id);
   }
-  scored.sort((a, b) => b.overlap - a.overlap || b.article.id - a.article.id);
-  const evidence = scored.slice(0, perClaim).map(({ article, overlap }) => {
+  const scored: { row: number; id: number; overlap: number }[] = [];
+  const seen = new Set<number>();
+  for (const row of t.order) {
+    seen.clear();
+    for (let i = t.titleWords.from(row); i < t.titleWords.to(row); i++) {
+      const w = t.titleWord.data[i] as number;
+      if (wanted.has(w)) seen.add(w);
+    }
+    if (seen.size > 0) scored.push({ row, id: t.id.data[row] as number, overlap: seen.size });
+  }
+  scored.sort((a, b) => b.overlap - a.overlap || b.id - a.id);
+  const evidence = scored.slice(0, perClaim).map(({ row, overlap }) => {
+    const article = store.json.article(row);
     const stance = stanceOf(claim, article.id);
     return {
       article_id: article.id,
       title: article.title,
       url: article.href,
       source: article.source.domain,
-      source_authority: Math.round(article.source.rankings.opr),
+      source_authority: Math.round(sourceOf(t, row).rankings.opr),
       published_at: article.published_at,
       snippet: article.description.slice(0, 200),
       stance,
@@ -171,7 +184,7 @@ function checkClaim(store: FixtureStore, claim: string, perClaim: number, ctx: S
 }
 
 function stanceOf(claim: string, articleId: number): Stance {
-  const byte = createHash('sha256').update(`${claim}\u0000${articleId}`).digest()[0]!;
+  const byte = sha256FirstByte(`${claim}\u0000${articleId}`);
   return byte < 128 ? 'supports' : byte < 192 ? 'neutral' : 'refutes';
 }
 

@@ -1,6 +1,18 @@
 import type { EngineCore } from '../search/core.js';
 import { DAY_MS, startOfDay } from '../search/dates.js';
-import type { Doc } from '../search/types.js';
+import {
+  categoryIds,
+  entityIds,
+  eventTypes,
+  geoPoint,
+  isBreaking,
+  polarity,
+  sourceOf,
+  topicIds,
+} from '../search/row.js';
+
+/** Rows of matching articles. */
+type Doc = number;
 
 const TOP = 10;
 const round = (n: number, digits = 3): number => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -50,22 +62,25 @@ export function insightBlocks(
   core: EngineCore,
   now: number,
 ): Record<string, unknown> {
-  const { store } = core.index;
+  const { store, table: t } = core.index;
   const out: Record<string, unknown> = {};
-  const recent = (d: Doc) => d.publishedAt > now - DAY_MS;
+  const at = (d: Doc): number => t.published.data[d] as number;
+  const sentiment = (d: Doc): number => t.sentimentOverall.data[d] as number;
+  const recent = (d: Doc) => at(d) > now - DAY_MS;
   for (const block of blocks) {
     switch (block) {
       case 'mood': {
         const distribution = { positive: 0, neutral: 0, negative: 0 };
-        for (const d of docs) distribution[d.polarityOverall]++;
-        out['mood'] = { avg_sentiment: avg(docs.map((d) => d.sentimentOverall)), distribution };
+        for (const d of docs) distribution[polarity(t.polarityOverall.data[d] as number)]++;
+        out['mood'] = { avg_sentiment: avg(docs.map(sentiment)), distribution };
         break;
       }
       case 'hotspots': {
         // One decimal degree (about 11 km) cells around each article's nearest place.
-        const cells = tally(docs, (d) =>
-          d.places[0] ? [`${d.places[0].lat.toFixed(1)},${d.places[0].lng.toFixed(1)}`] : [],
-        );
+        const cells = tally(docs, (d) => {
+          const p = geoPoint(t, d);
+          return p ? [`${p.lat.toFixed(1)},${p.lng.toFixed(1)}`] : [];
+        });
         out['hotspots'] = top(cells).map(([k, list]) => {
           const [lat, lng] = k.split(',').map(Number);
           return { lat: lat ?? 0, lng: lng ?? 0, count: list.length };
@@ -73,17 +88,17 @@ export function insightBlocks(
         break;
       }
       case 'events': {
-        const byType = tally(docs, (d) => d.eventTypes);
+        const byType = tally(docs, (d) => eventTypes(t, d));
         out['top_events'] = top(byType).map(([type, list]) => ({
           type,
           category: store.eventTypes.find((e) => e.code === type)?.category ?? null,
           count: list.length,
-          avg_sentiment: avg(list.map((d) => d.sentimentOverall)),
+          avg_sentiment: avg(list.map(sentiment)),
         }));
         break;
       }
       case 'entities': {
-        const byId = tally(docs, (d) => d.entities.map((e) => e.id));
+        const byId = tally(docs, (d) => entityIds(t, d));
         out['top_entities'] = top(byId).map(([id, list]) => {
           const e = store.entityById.get(id);
           return {
@@ -96,17 +111,20 @@ export function insightBlocks(
         break;
       }
       case 'bias': {
-        const byBias = tally(docs, (d) => [d.sourceBias]);
+        const byBias = tally(docs, (d) => [sourceOf(t, d).bias]);
         out['bias_split'] = Object.fromEntries(
           [...byBias].map(([bias, list]) => [
             bias,
-            { count: list.length, avg_sentiment: avg(list.map((d) => d.sentimentOverall)) },
+            { count: list.length, avg_sentiment: avg(list.map(sentiment)) },
           ]),
         );
         break;
       }
       case 'sources': {
-        const bySource = tally(docs, (d) => (d.sourceId === null ? [] : [d.sourceId]));
+        const bySource = tally(docs, (d) => {
+          const id = sourceOf(t, d).id;
+          return id === null ? [] : [id];
+        });
         out['top_sources'] = top(bySource).map(([id, list]) => {
           const s = store.sourceById.get(id);
           return {
@@ -120,16 +138,14 @@ export function insightBlocks(
         break;
       }
       case 'timeline': {
-        const byDay = tally(docs, (d) => [
-          new Date(startOfDay(d.publishedAt)).toISOString().slice(0, 10),
-        ]);
+        const byDay = tally(docs, (d) => [new Date(startOfDay(at(d))).toISOString().slice(0, 10)]);
         out['timeline'] = Object.fromEntries(
           [...byDay].sort((a, b) => a[0].localeCompare(b[0])).map(([k, l]) => [k, l.length]),
         );
         break;
       }
       case 'top_categories': {
-        const byCat = tally(docs, (d) => d.categoryIds);
+        const byCat = tally(docs, (d) => categoryIds(t, d));
         out['top_categories'] = top(byCat).map(([id, list]) => ({
           id,
           name:
@@ -140,7 +156,7 @@ export function insightBlocks(
         break;
       }
       case 'top_topics': {
-        const byTopic = tally(docs, (d) => d.topicIds);
+        const byTopic = tally(docs, (d) => topicIds(t, d));
         out['top_topics'] = top(byTopic).map(([id, list]) => ({
           id,
           name: store.suggest.topics.find((t) => t.id.toLowerCase() === id)?.name ?? null,
@@ -149,7 +165,7 @@ export function insightBlocks(
         break;
       }
       case 'breaking': {
-        const n = docs.filter((d) => d.isBreaking).length;
+        const n = docs.filter((d) => isBreaking(t, d)).length;
         out['breaking'] = {
           count: n,
           share: docs.length === 0 ? 0 : round((100 * n) / docs.length, 2),
@@ -163,10 +179,9 @@ export function insightBlocks(
       }
       case 'movers': {
         const baselineStart = now - 15 * DAY_MS;
-        const before = (d: Doc) =>
-          d.publishedAt > baselineStart && !recent(d) && d.publishedAt <= now;
-        const nowCounts = tally(docs.filter(recent), (d) => d.entities.map((e) => e.id));
-        const baseCounts = tally(docs.filter(before), (d) => d.entities.map((e) => e.id));
+        const before = (d: Doc) => at(d) > baselineStart && !recent(d) && at(d) <= now;
+        const nowCounts = tally(docs.filter(recent), (d) => entityIds(t, d));
+        const baseCounts = tally(docs.filter(before), (d) => entityIds(t, d));
         out['movers'] = top(nowCounts).map(([id, list]) => {
           const baseline = Math.round((baseCounts.get(id)?.length ?? 0) / 14);
           return {

@@ -6,7 +6,7 @@ import { type EngineCore, prepareRequest } from '../search/core.js';
 import { listOf, parseParams } from '../search/parse-request.js';
 import { searchBody, searchPoints, sortChoice, sortMatches } from '../search/respond.js';
 import { select } from '../search/select.js';
-import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+import type { EngineResult, Params, SearchContext } from '../search/types.js';
 
 const ARTICLE_ID = searchParam('article.id') as ParamDef;
 /**
@@ -36,15 +36,16 @@ export function article(core: EngineCore, params: Params, ctx: SearchContext): E
       `Article ID is required: id=<id>[,<id>…] (at most ${ARTICLE_IDS_MAX}).`,
     );
   const prepared = prepareRequest(core, params, ctx);
-  const wanted = ids
-    .map((id) => core.index.byId.get(id))
-    .filter((d): d is Doc => d !== undefined)
-    .sort((a, b) => b.publishedAt - a.publishedAt || b.id - a.id);
+  const { store } = core.index;
+  const wanted = [
+    ...new Set(ids.map((id) => store.rowOf(id)).filter((r): r is number => r !== undefined)),
+  ].sort((a, b) => store.positionOf(a) - store.positionOf(b));
   const asked = new Map(ids.map((id, i) => [id, i]));
-  const matches = select(prepared, [...new Set(wanted)]);
+  const idOf = (row: number): number => store.table.id.data[row] as number;
+  const matches = select(prepared, wanted);
   const ordered = prepared.values.has('sort.by')
-    ? sortMatches(matches, sortChoice(prepared))
-    : matches.sort((a, b) => (asked.get(a.id) ?? 0) - (asked.get(b.id) ?? 0));
+    ? sortMatches(prepared, matches, sortChoice(prepared, core.index))
+    : matches.sort((a, b) => (asked.get(idOf(a)) ?? 0) - (asked.get(idOf(b)) ?? 0));
   return {
     body: searchBody(prepared, ordered, ctx, core.index),
     points: searchPoints(prepared, ctx),

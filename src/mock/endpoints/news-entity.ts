@@ -1,6 +1,6 @@
 import { MockHttpError } from '../error-envelope.js';
 import { type EngineCore, pagedSearch, pathId } from '../search/core.js';
-import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+import type { EngineResult, Params, SearchContext } from '../search/types.js';
 
 /** /v1/news/entity/{entity_id}: the paged feed of articles mentioning the entity; unknown id → 404. */
 export function entityFeed(
@@ -9,13 +9,9 @@ export function entityFeed(
   params: Params,
   ctx: SearchContext,
 ): EngineResult {
-  core.index.refresh();
   const id = pathId(entityId, 'Entity');
   const { store } = core.index;
   if (!store.entityById.has(id))
     throw new MockHttpError(404, undefined, `Entity ${entityId} not found.`);
-  const docs = (store.articlesByEntityId.get(id) ?? [])
-    .map((a) => core.index.byId.get(a.id))
-    .filter((d): d is Doc => d !== undefined);
-  return pagedSearch(core, params, ctx, { docs });
+  return pagedSearch(core, params, ctx, { rows: store.rowsOf('entity', id) });
 }

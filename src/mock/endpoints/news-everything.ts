@@ -12,7 +12,7 @@ export function everything(core: EngineCore, params: Params, ctx: SearchContext)
 /** /v1/news/count: the number of matches; a test key sees at most 100 (spec, Authentication 5). */
 export function count(core: EngineCore, params: Params, ctx: SearchContext): EngineResult {
   const prepared = prepareRequest(core, params, ctx);
-  const n = countMatches(prepared, core.index.docs);
+  const n = countMatches(prepared, core.index.table.order);
   const body: Record<string, unknown> = {
     status: 'ok',
     count: ctx.mode === 'test' ? Math.min(n, TEST_MODE_COUNT_CAP) : n,

@@ -1,5 +1,6 @@
 import { type EngineCore, pagedSearch } from '../search/core.js';
-import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+import { sourceOf } from '../search/row.js';
+import type { EngineResult, Params, SearchContext } from '../search/types.js';
 
 /** openapi: top headlines come from high-authority sources, "OPR rank >= 5". */
 export const HEADLINE_MIN_RANK = 5;
@@ -9,8 +10,9 @@ export const HEADLINE_MIN_RANK = 5;
  * authority (then newest first) unless sort.by says otherwise.
  */
 export function headlines(core: EngineCore, params: Params, ctx: SearchContext): EngineResult {
+  const t = core.index.table;
   return pagedSearch(core, params, ctx, {
-    filters: [(d: Doc) => d.sourceRank >= HEADLINE_MIN_RANK],
-    defaultSort: (d: Doc) => d.sourceRank,
+    filters: [(row) => sourceOf(t, row).rankings.opr >= HEADLINE_MIN_RANK],
+    defaultSort: 'source.rank.opr',
   });
 }

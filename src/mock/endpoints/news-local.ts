@@ -1,15 +1,17 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { INSIGHTS, LOCAL_PARAMS } from '../../params/local-params.js';
 import { MockHttpError } from '../error-envelope.js';
-import type { SuggestEntity } from '../fixtures/types.js';
+import type { SuggestEntity } from '../fixtures/article-types.js';
 import { type EngineCore, prepareRequest } from '../search/core.js';
 import { HOUR_MS } from '../search/dates.js';
 import { haversineKm } from '../search/geo.js';
 import { pageBounds } from '../search/paging.js';
 import { listOf, parseParams } from '../search/parse-request.js';
-import { meta, outputArticle, paging, searchPoints } from '../search/respond.js';
+import { articleValue, meta, outputArticle, paging, searchPoints } from '../search/respond.js';
+import { type Place, placeAt, sourceOf, isBreaking } from '../search/row.js';
 import { select } from '../search/select.js';
-import type { Doc, DocPlace, EngineResult, Params, SearchContext } from '../search/types.js';
+import type { EngineResult, Params, SearchContext } from '../search/types.js';
+import type { ArticleTable } from '../store/table.js';
 import { insightBlocks } from './local-insights.js';
 
 type Weights = { distance: number; opr: number; recency: number; important: number };
@@ -76,9 +78,14 @@ function centreOf(
   return undefined;
 }
 
-function nearest(doc: Doc, c: Centre): { place: DocPlace; km: number } | undefined {
-  let best: { place: DocPlace; km: number } | undefined;
-  for (const place of doc.places) {
+function nearest(
+  t: ArticleTable,
+  row: number,
+  c: Centre,
+): { place: Place; km: number } | undefined {
+  let best: { place: Place; km: number } | undefined;
+  for (let i = t.places.from(row); i < t.places.to(row); i++) {
+    const place = placeAt(t, i);
     const km = haversineKm(c.lat, c.lng, place.lat, place.lng);
     if (best === undefined || km < best.km) best = { place, km };
   }
@@ -116,15 +123,16 @@ export function local(core: EngineCore, params: Params, ctx: SearchContext): Eng
     );
   }
 
-  const near = new Map<Doc, { place: DocPlace; km: number }>();
-  const within = (d: Doc): boolean => {
-    if (centre === undefined) return d.places.length > 0;
-    const n = nearest(d, centre);
+  const t = core.index.table;
+  const near = new Map<number, { place: Place; km: number }>();
+  const within = (row: number): boolean => {
+    if (centre === undefined) return t.places.to(row) > t.places.from(row);
+    const n = nearest(t, row, centre);
     if (n === undefined || n.km > radius) return false;
-    near.set(d, n);
+    near.set(row, n);
     return true;
   };
-  const matches = select(prepared, core.index.docs, [within]);
+  const matches = select(prepared, t.order, [within]);
 
   const sort = String(localValues.get('sort') ?? 'distance');
   const preset =
@@ -136,17 +144,19 @@ export function local(core: EngineCore, params: Params, ctx: SearchContext): Eng
     important: Number(localValues.get('w.important') ?? preset.important),
   };
   const now = ctx.now.getTime();
-  const score = (d: Doc): number => {
+  const at = (row: number): number => t.published.data[row] as number;
+  const score = (d: number): number => {
     const km = near.get(d)?.km ?? radius;
-    const ageHours = Math.max(0, (now - d.publishedAt) / HOUR_MS);
+    const ageHours = Math.max(0, (now - at(d)) / HOUR_MS);
     return (
       w.distance * Math.max(0, 1 - km / radius) +
-      w.opr * (d.sourceRank / 10) +
+      w.opr * (sourceOf(t, d).rankings.opr / 10) +
       w.recency * Math.exp(-ageHours / 72) +
-      w.important * (d.isBreaking ? 1 : 0)
+      w.important * (isBreaking(t, d) ? 1 : 0)
     );
   };
-  const tie = (a: Doc, b: Doc) => b.publishedAt - a.publishedAt || b.id - a.id;
+  const tie = (a: number, b: number) =>
+    at(b) - at(a) || (t.id.data[b] as number) - (t.id.data[a] as number);
   if (sort === 'distance')
     matches.sort((a, b) => (near.get(a)?.km ?? 0) - (near.get(b)?.km ?? 0) || tie(a, b));
   else if (sort === 'relevance') matches.sort((a, b) => score(b) - score(a) || tie(a, b));
@@ -156,7 +166,7 @@ export function local(core: EngineCore, params: Params, ctx: SearchContext): Eng
   const results = matches.slice(from, to).map((d) => {
     const n = near.get(d);
     return {
-      ...outputArticle(d, ctx),
+      ...articleValue(outputArticle(core.index, d, ctx)),
       distance_km: n === undefined ? null : round(n.km, 3),
       ...(sort === 'relevance' ? { relevance_score: round(score(d), 4) } : {}),
       nearest_location:

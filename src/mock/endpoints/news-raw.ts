@@ -1,6 +1,8 @@
 import { RAW_PARAMS } from '../../params/raw-params.js';
 import { MockHttpError } from '../error-envelope.js';
-import type { Article, FixtureStore } from '../fixtures/types.js';
+import type { Article } from '../fixtures/article-types.js';
+import { sourceOf } from '../search/row.js';
+import type { FixtureStore } from '../store/fixture-store.js';
 import { DAY_MS, dayRange, rangeEnd, rangeStart } from '../search/dates.js';
 import { listOf, parseParams } from '../search/parse-request.js';
 import { envelope, pageBounds } from '../search/paging.js';
@@ -48,28 +50,31 @@ export function rawFeed(store: FixtureStore, params: Params, ctx: SearchContext)
   const only = new Set(listOf(values.get('source.id')).map(Number));
   const ignored = new Set(listOf(values.get('ignore.source.id')).map(Number));
 
-  const rows: { article: Article; ms: number }[] = [];
-  for (const [i, article] of store.articles.entries()) {
-    const ms = store.publishedMs[i]!;
+  const t = store.table;
+  const rows: { row: number; id: number; ms: number }[] = [];
+  for (const row of t.order) {
+    const ms = t.published.data[row] as number;
     if (ms > to) continue;
     if (ms < from) break; // newest first: nothing older can be in range
-    if (only.size > 0 && !only.has(article.source.id)) continue;
-    if (ignored.has(article.source.id)) continue;
-    rows.push({ article, ms });
+    const source = sourceOf(t, row).id;
+    if (only.size > 0 && !only.has(source)) continue;
+    if (ignored.has(source)) continue;
+    rows.push({ row, id: t.id.data[row] as number, ms });
   }
   const by = String(values.get('sort.by') ?? 'id');
   const sign = values.get('sort.order') === 'asc' ? 1 : -1;
   rows.sort((a, b) =>
-    by === 'id'
-      ? sign * (a.article.id - b.article.id)
-      : sign * (a.ms - b.ms) || sign * (a.article.id - b.article.id),
+    by === 'id' ? sign * (a.id - b.id) : sign * (a.ms - b.ms) || sign * (a.id - b.id),
   );
   const perPage = Math.min(Number(values.get('per_page') ?? 100), ctx.perPageCap);
   const paging = { page: Number(values.get('page') ?? 1), perPage };
   const { from: first, to: last } = pageBounds(paging, rows.length);
   const { export: _export, ...head } = envelope(params, ctx, paging, rows.length);
   return {
-    body: { ...head, results: rows.slice(first, last).map((r) => rawArticle(r.article, ctx)) },
+    body: {
+      ...head,
+      results: rows.slice(first, last).map((r) => rawArticle(store.json.article(r.row), ctx)),
+    },
     points: ctx.mode === 'test' ? 0 : 1,
   };
 }

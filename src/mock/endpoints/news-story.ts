@@ -1,6 +1,6 @@
 import { MockHttpError } from '../error-envelope.js';
 import { type EngineCore, pagedSearch, pathId } from '../search/core.js';
-import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+import type { EngineResult, Params, SearchContext } from '../search/types.js';
 
 /**
  * /v1/news/story/{articleId}: the other articles of the article's story (same
@@ -13,14 +13,12 @@ export function story(
   params: Params,
   ctx: SearchContext,
 ): EngineResult {
-  core.index.refresh();
   const id = pathId(articleId, 'Article');
-  const article = core.index.byId.get(id);
-  if (article === undefined)
-    throw new MockHttpError(404, undefined, `Article ${articleId} not found.`);
-  const storyId = article.storyId;
-  const members = (core.index.store.articlesByStoryId.get(storyId ?? -1) ?? [])
-    .map((a) => core.index.byId.get(a.id))
-    .filter((d): d is Doc => d !== undefined && d.id !== id);
-  return pagedSearch(core, params, ctx, { docs: members });
+  const { store } = core.index;
+  const row = store.rowOf(id);
+  if (row === undefined) throw new MockHttpError(404, undefined, `Article ${articleId} not found.`);
+  const members = store
+    .rowsOf('story', store.table.story.data[row] as number)
+    .filter((r) => r !== row);
+  return pagedSearch(core, params, ctx, { rows: members });
 }

@@ -3,13 +3,14 @@ import { searchParam } from '../../params/registry.js';
 import type { ParamDef } from '../../params/types.js';
 import { type EngineCore, prepareRequest } from '../search/core.js';
 import { DAY_MS, dayRange, HOUR_MS, rangeEnd, rangeStart, startOfDay } from '../search/dates.js';
-import { categorySlug } from '../search/doc.js';
 import { FIELDS } from '../search/fields.js';
 import { listOf, parseParams, type Value } from '../search/parse-request.js';
 import { searchPoints } from '../search/respond.js';
+import { categorySlug } from '../search/row.js';
 import { select } from '../search/select.js';
 import { TEST_MODE_TREND_VALUE } from '../search/test-mode.js';
-import type { Doc, EngineResult, Params, SearchContext } from '../search/types.js';
+import type { EngineResult, Params, SearchContext } from '../search/types.js';
+import type { ArticleTable } from '../store/table.js';
 import {
   TRENDS_AGGREGATION_PARAMS,
   TRENDS_FILTER_NAMES,
@@ -89,15 +90,16 @@ function bucketStart(ms: number, bucket: string): number {
   }
 }
 
-function valuesOf(field: string, doc: Doc): readonly string[] {
+function valuesOf(field: string, t: ArticleTable, row: number): readonly string[] {
   const accessor = FIELDS[field];
-  return accessor?.kind === 'keyword' ? accessor.values(doc) : [];
+  return accessor?.kind === 'keyword' ? accessor.values(t, row) : [];
 }
 
-function groupBy(field: string, docs: readonly Doc[]): Map<string, Doc[]> {
-  const m = new Map<string, Doc[]>();
-  for (const d of docs) {
-    for (const v of new Set(valuesOf(field, d))) {
+/** Each value of `field` → the rows that have it. */
+function groupBy(field: string, t: ArticleTable, rows: readonly number[]): Map<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const d of rows) {
+    for (const v of new Set(valuesOf(field, t, d))) {
       if (v === '') continue;
       const list = m.get(v);
       if (list) list.push(d);
@@ -150,23 +152,23 @@ interface TrendOptions {
 function trendsFor(
   core: EngineCore,
   field: string,
-  candidates: readonly Doc[],
+  candidates: readonly number[],
   window: { from: number; to: number },
   o: TrendOptions,
   ctx: SearchContext,
 ): { trends: Record<string, unknown>[]; total_count: number; total_articles: number } {
-  const inWindow = candidates.filter(
-    (d) => d.publishedAt >= window.from && d.publishedAt <= window.to,
-  );
-  const groups = groupBy(field, inWindow);
+  const t = core.index.table;
+  const at = (row: number): number => t.published.data[row] as number;
+  const inWindow = candidates.filter((d) => at(d) >= window.from && at(d) <= window.to);
+  const groups = groupBy(field, t, inWindow);
   const previous =
     o.compareMs === undefined
       ? undefined
       : groupBy(
           field,
+          t,
           candidates.filter(
-            (d) =>
-              d.publishedAt >= window.from - (o.compareMs as number) && d.publishedAt < window.from,
+            (d) => at(d) >= window.from - (o.compareMs as number) && at(d) < window.from,
           ),
         );
   const trendStart = o.trendingDays === undefined ? 0 : window.to - o.trendingDays * DAY_MS;
@@ -175,15 +177,16 @@ function trendsFor(
       ? undefined
       : groupBy(
           field,
-          candidates.filter((d) => d.publishedAt > trendStart && d.publishedAt <= window.to),
+          t,
+          candidates.filter((d) => at(d) > trendStart && at(d) <= window.to),
         );
 
   let items = [...groups].map(([value, docs]) => {
     let first = Infinity;
     let last = -Infinity;
     for (const d of docs) {
-      first = Math.min(first, d.publishedAt);
-      last = Math.max(last, d.publishedAt);
+      first = Math.min(first, at(d));
+      last = Math.max(last, at(d));
     }
     const item: Record<string, unknown> & { key: string; count: number } = {
       key: value,
@@ -208,9 +211,9 @@ function trendsFor(
       let earlier = 0;
       const half = window.to - (days / 2) * DAY_MS;
       for (const d of trendingGroups.get(value) ?? []) {
-        const k = new Date(startOfDay(d.publishedAt)).toISOString().slice(0, 10);
+        const k = new Date(startOfDay(at(d))).toISOString().slice(0, 10);
         if (k in history) history[k] = (history[k] ?? 0) + 1;
-        if (d.publishedAt > half) recent++;
+        if (at(d) > half) recent++;
         else earlier++;
       }
       // Second half of the trending window against the first: above 1 is rising.
@@ -219,8 +222,8 @@ function trendsFor(
     }
     if (o.bucket !== undefined) {
       const buckets: Record<string, number> = {};
-      for (const d of [...docs].sort((a, b) => a.publishedAt - b.publishedAt)) {
-        const k = new Date(bucketStart(d.publishedAt, o.bucket)).toISOString();
+      for (const d of [...docs].sort((a, b) => at(a) - at(b))) {
+        const k = new Date(bucketStart(at(d), o.bucket)).toISOString();
         buckets[k] = (buckets[k] ?? 0) + 1;
       }
       item['buckets'] = buckets;
@@ -304,7 +307,7 @@ export function trends(core: EngineCore, params: Params, ctx: SearchContext): En
     trendingDays: own.get('trending') === '1' ? Number(own.get('trending_days') ?? 14) : undefined,
     compareMs,
   };
-  const candidates = select(prepared, core.index.docs);
+  const candidates = select(prepared, core.index.table.order);
   const head: Record<string, unknown> = { status: 'ok' };
   const results = fields.map((f) => [f, trendsFor(core, f, candidates, window, o, ctx)] as const);
   const [single] = results;

@@ -1,71 +1,57 @@
+import type { FixtureStore } from '../store/fixture-store.js';
+import type { ArticleTable } from '../store/table.js';
 import { entityAliases } from './aliases.js';
-import type { Article, FixtureStore } from '../fixtures/types.js';
 import { type Columns, createColumns } from './columns.js';
-import { categorySlug, toDoc } from './doc.js';
 import type { FacetField, FacetLookup } from './facets.js';
 import { type PromptVocabulary, promptVocabularyOf } from './prompt.js';
-import type { Doc } from './types.js';
+import { authorOf, categorySlug } from './row.js';
+import { tokenize } from './text.js';
+
+/** An entity of the table's dictionary, as the name filters read it. */
+export interface EntityNames {
+  /** Words of the name, for name filters (`person.name=Musk` is a phrase inside `Elon Musk`). */
+  readonly nameTokens: readonly string[];
+  /** Words of each other name of the entity (metadata `aliases`), matched like the name. */
+  readonly aliasTokens: readonly (readonly string[])[];
+}
 
 /**
- * The store's articles indexed for the engine, plus the lookups filters need.
- * Rebuilt when the store grows (POST /__mock/articles adds articles in place).
+ * What the engine keeps beside the store: the columns it built (columns.ts)
+ * and the lookups filters need. The store's table grows in place (posted and
+ * published articles); `refresh` notices and extends.
  */
 export class ArticleIndex {
-  docs: Doc[] = [];
-  byId = new Map<number, Doc>();
-  /** Typed-array copies of the fields, aligned with `docs`. */
-  columns: Columns = createColumns([]);
-  private indexed: { length: number; times: Float64Array | undefined } = {
-    length: -1,
-    times: undefined,
-  };
-  private authors = new Map<string, number>();
-  /** Entity type → lower-case names of the known entities of that type. */
+  columns: Columns;
+  private generation: number;
   private names = new Map<string, Set<string>>();
-  private countryIds = new Map<string, number>();
-  private languageIds = new Map<string, number>();
+  private namesFrom = -1;
+  private entityNames: (EntityNames | undefined)[] = [];
+  private authors = new Map<string, number>();
+  /** The index version `authors` was read at (a newer article may now be first with a name). */
+  private authorsAt = -1;
+  private ids: { country: Map<string, number>; language: Map<string, number> } | undefined;
 
   constructor(readonly store: FixtureStore) {
-    this.refresh();
+    this.columns = createColumns(store.table);
+    this.generation = store.table.generation;
   }
 
-  /** Re-indexes when the store's article list changed since the last call. */
+  get table(): ArticleTable {
+    return this.store.table;
+  }
+
+  /** Catches up with the table: rows renumbered (compaction) start the columns again. */
   refresh(): void {
-    const { articles, publishedMs } = this.store;
-    if (this.indexed.length === articles.length && this.indexed.times === publishedMs) return;
-    const aligned = publishedMs.length === articles.length;
-    // Articles already indexed keep their doc (only the position moves): a
-    // published article costs one toDoc, not one per article of the store,
-    // which kept the stream's index-to-client latency at tens of milliseconds.
-    const previous = this.byId;
-    this.docs = articles.map((a, i) => {
-      const publishedAt = aligned ? (publishedMs[i] as number) : Date.parse(a.published_at);
-      const known = previous.get(a.id);
-      if (known === undefined || known.source !== a || known.publishedAt !== publishedAt) {
-        return toDoc(a, publishedAt, i);
-      }
-      if (known.ix !== i) (known as { ix: number }).ix = i;
-      return known;
-    });
-    this.byId = new Map(this.docs.map((d) => [d.id, d]));
-    this.columns = createColumns(this.docs);
-    this.indexed = { length: articles.length, times: publishedMs };
-    this.buildLookups();
+    const t = this.store.table;
+    if (t.generation !== this.generation) {
+      this.columns = createColumns(t);
+      this.generation = t.generation;
+    }
   }
 
-  private buildLookups(): void {
-    const { store } = this;
-    this.authors = new Map();
-    // A journalist's id is the first author record merged under the name.
-    for (const j of store.journalists) this.authors.set(j.name.toLowerCase(), j.id);
-    for (const d of this.docs) {
-      if (d.authorId === null) continue;
-      const key = d.authorName.toLowerCase();
-      const known = this.authors.get(key);
-      if (known === undefined) this.authors.set(key, d.authorId);
-    }
+  private buildNames(): void {
     this.names = new Map();
-    for (const e of store.suggest.entities) {
+    for (const e of this.store.suggest.entities) {
       let set = this.names.get(e.type);
       if (set === undefined) {
         set = new Set();
@@ -74,28 +60,62 @@ export class ArticleIndex {
       set.add(e.name.toLowerCase());
       for (const alias of entityAliases(e.metadata)) set.add(alias.toLowerCase());
     }
-    this.countryIds = new Map(store.countries.map((c) => [c.code.toLowerCase(), c.id]));
-    this.languageIds = new Map(store.languages.map((l) => [l.code.toLowerCase(), l.id]));
+    this.namesFrom = this.store.suggest.entities.length;
   }
 
-  firstAuthorId = (nameLower: string): number | undefined => this.authors.get(nameLower);
+  /** The name and alias words of the table's entity `code` (computed once per entity). */
+  namesOf(code: number): EntityNames {
+    let names = this.entityNames[code];
+    if (names === undefined) {
+      const e = this.table.dict.entities.values[code]!;
+      names = {
+        nameTokens: tokenize(e.name),
+        aliasTokens: entityAliases(e.metadata).map(tokenize),
+      };
+      this.entityNames[code] = names;
+    }
+    return names;
+  }
+
+  /**
+   * author.name → the first author record of that name: a journalist's id
+   * (the first record merged under the name), else the newest article's byline.
+   */
+  firstAuthorId = (nameLower: string): number | undefined => {
+    const t = this.table;
+    if (this.authorsAt !== t.index.version) {
+      this.authors = new Map();
+      for (const j of this.store.journalists) this.authors.set(j.name.toLowerCase(), j.id);
+      this.authorsAt = t.index.version;
+    }
+    if (this.authors.has(nameLower)) return this.authors.get(nameLower);
+    let found: number | undefined;
+    const order = t.order;
+    for (let p = 0; p < order.length && found === undefined; p++) {
+      const a = authorOf(t, order[p] as number);
+      if (a.id !== null && a.name.toLowerCase() === nameLower) found = a.id;
+    }
+    this.authors.set(nameLower, found as number);
+    return found;
+  };
 
   /** Whether an entity of this schema type has exactly this name or alias (case-insensitive). */
   knowsEntity(type: string, name: string): boolean {
+    // Posted articles may have named new entities since the last call.
+    if (this.namesFrom !== this.store.suggest.entities.length) this.buildNames();
     return this.names.get(type)?.has(name.trim().toLowerCase()) ?? false;
-  }
-
-  toDoc(article: Article): Doc {
-    return this.byId.get(article.id)?.source === article
-      ? (this.byId.get(article.id) as Doc)
-      : toDoc(article, Date.parse(article.published_at));
   }
 
   get facetLookup(): FacetLookup {
     const { store } = this;
+    this.ids ??= {
+      country: new Map(store.countries.map((c) => [c.code.toLowerCase(), c.id])),
+      language: new Map(store.languages.map((l) => [l.code.toLowerCase(), l.id])),
+    };
+    const ids = this.ids;
     return {
-      countryId: (code) => this.countryIds.get(code),
-      languageId: (code) => this.languageIds.get(code),
+      countryId: (code) => ids.country.get(code),
+      languageId: (code) => ids.language.get(code),
       name: (field: FacetField, value: string) => {
         switch (field) {
           case 'source.id':
@@ -113,7 +133,7 @@ export class ArticleIndex {
           case 'entity.id':
             return store.entityById.get(Number(value))?.name;
           case 'author.id':
-            return this.byIdAuthorName(Number(value));
+            return this.authorName(Number(value));
           default:
             return undefined;
         }
@@ -121,9 +141,10 @@ export class ArticleIndex {
     };
   }
 
-  private byIdAuthorName(id: number): string | undefined {
-    const list = this.store.articlesByAuthorId.get(id);
-    return list?.[0]?.author.name;
+  /** The byline of an author record id, from its newest article. */
+  private authorName(id: number): string | undefined {
+    const [row] = this.store.rowsOf('author', id);
+    return row === undefined ? undefined : authorOf(this.table, row).name;
   }
 
   get promptVocabulary(): PromptVocabulary {

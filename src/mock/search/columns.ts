@@ -1,154 +1,151 @@
+import type { Grow } from '../store/grow.js';
+import { f64, i32, u8 } from '../store/grow.js';
+import type { ArticleTable } from '../store/table.js';
 import { FIELDS } from './fields.js';
-import type { Doc } from './types.js';
 
-/** A single-valued keyword field as codes: `codes[ix]` indexes `dict`'s values. */
+/** A single-valued keyword field as codes: `codes[row]` indexes `dict`'s values. */
 export interface KeywordColumn {
   readonly codes: Int32Array;
   readonly dict: ReadonlyMap<string, number>;
 }
 
 /**
- * Field values of every indexed article in typed arrays, one per field, built on
- * first use. A scan over a column is sequential memory; a scan over the article
- * objects misses the cache once per article, which is most of a search's time.
- */
-/** Every title's words as ids, flattened: article ix's words are ids[offsets[ix] .. offsets[ix + 1]). */
-export interface TitleColumn {
-  readonly dict: ReadonlyMap<string, number>;
-  readonly offsets: Int32Array;
-  readonly ids: Int32Array;
-}
-
-/**
- * A many-valued keyword field inverted: `positions.get(value)` lists, ascending,
- * the positions of the articles that have the value (`category.id`, `entity.id`…).
+ * A many-valued keyword field inverted: `rows.get(value)` lists, ascending,
+ * the rows of the articles that have the value (`category.id`, `entity.id`…).
  */
 export interface PostingsColumn {
   readonly size: number;
-  readonly positions: ReadonlyMap<string, Int32Array>;
+  readonly rows: ReadonlyMap<string, Int32Array>;
 }
 
+/**
+ * The engine's columns beyond the table's own: each field of the field table
+ * (fields.ts) that a request filters or sorts on, as a typed array by row,
+ * built on first use and extended as rows are appended (a published article
+ * costs one row's values, not a rebuild). A scan over a column is sequential
+ * memory; reading the dictionaries per article is not.
+ */
 export interface Columns {
-  /** published_at (ms) and id of every article: the tie-breakers of every sort. */
-  order(): { times: Float64Array; ids: Float64Array };
-  titles(): TitleColumn;
   postings(field: string): PostingsColumn | undefined;
   number(field: string): Float64Array | undefined;
   flag(field: string): Uint8Array | undefined;
   keyword(field: string): KeywordColumn | undefined;
+  /** Lower-case titles (title_starts_with, title_ends_with). */
+  lowerTitles(): readonly string[];
+  /**
+   * A named sort key (`sort.by`) for every row, computed once and extended as
+   * rows come: ranking then reads one typed array (NaN: no value, last).
+   */
+  sortKeys(name: string, key: (t: ArticleTable, row: number) => number | undefined): Float64Array;
 }
 
-export function createColumns(docs: readonly Doc[]): Columns {
-  const numbers = new Map<string, Float64Array>();
-  const flags = new Map<string, Uint8Array>();
-  const keywords = new Map<string, KeywordColumn>();
-  const inverted = new Map<string, PostingsColumn>();
-  let titles: TitleColumn | undefined;
-  let order: { times: Float64Array; ids: Float64Array } | undefined;
+interface Built<T> {
+  column: T;
+  rows: number;
+}
+
+export function createColumns(table: ArticleTable): Columns {
+  const numbers = new Map<string, Built<Grow<Float64Array>>>();
+  const flags = new Map<string, Built<Grow<Uint8Array>>>();
+  const keywords = new Map<string, Built<{ codes: Grow<Int32Array>; dict: Map<string, number> }>>();
+  const inverted = new Map<
+    string,
+    Built<Map<string, Grow<Int32Array>>> & { views?: PostingsColumn }
+  >();
+  const lower: Built<string[]> = { column: [], rows: 0 };
+  const keys = new Map<string, Built<Grow<Float64Array>>>();
+  const n = (): number => table.rows;
   return {
-    order() {
-      if (order === undefined) {
-        const times = new Float64Array(docs.length);
-        const ids = new Float64Array(docs.length);
-        for (let i = 0; i < docs.length; i++) {
-          times[i] = (docs[i] as Doc).publishedAt;
-          ids[i] = (docs[i] as Doc).id;
-        }
-        order = { times, ids };
-      }
-      return order;
-    },
-    titles() {
-      if (titles === undefined) {
-        const dict = new Map<string, number>();
-        const offsets = new Int32Array(docs.length + 1);
-        let total = 0;
-        for (let i = 0; i < docs.length; i++) total += (docs[i] as Doc).titleTokens.length;
-        const ids = new Int32Array(total);
-        let at = 0;
-        for (let i = 0; i < docs.length; i++) {
-          offsets[i] = at;
-          for (const word of (docs[i] as Doc).titleTokens) {
-            let id = dict.get(word);
-            if (id === undefined) {
-              id = dict.size;
-              dict.set(word, id);
-            }
-            ids[at++] = id;
-          }
-        }
-        offsets[docs.length] = at;
-        titles = { dict, offsets, ids };
-      }
-      return titles;
-    },
     postings(field) {
       const accessor = FIELDS[field];
       if (accessor?.kind !== 'keyword' || accessor.single !== undefined) return undefined;
-      let col = inverted.get(field);
-      if (col === undefined) {
-        const lists = new Map<string, number[]>();
-        for (let i = 0; i < docs.length; i++) {
-          for (const v of accessor.values(docs[i] as Doc)) {
-            let list = lists.get(v);
-            if (list === undefined) {
-              list = [];
-              lists.set(v, list);
-            }
-            // An article listing a value twice is one posting.
-            if (list[list.length - 1] !== i) list.push(i);
-          }
-        }
-        const positions = new Map<string, Int32Array>();
-        for (const [v, list] of lists) positions.set(v, Int32Array.from(list));
-        col = { size: docs.length, positions };
-        inverted.set(field, col);
+      let built = inverted.get(field);
+      if (built === undefined) {
+        built = { column: new Map(), rows: 0 };
+        inverted.set(field, built);
       }
-      return col;
+      for (let row = built.rows; row < n(); row++) {
+        for (const v of accessor.values(table, row)) {
+          let list = built.column.get(v);
+          if (list === undefined) {
+            list = i32();
+            built.column.set(v, list);
+          }
+          // An article listing a value twice is one posting.
+          if (list.length === 0 || list.data[list.length - 1] !== row) list.push(row);
+        }
+      }
+      if (built.views?.size !== n()) {
+        const rows = new Map<string, Int32Array>();
+        for (const [v, list] of built.column) rows.set(v, list.view());
+        built.views = { size: n(), rows };
+      }
+      built.rows = n();
+      return built.views;
     },
     number(field) {
       const accessor = FIELDS[field];
       if (accessor?.kind !== 'number') return undefined;
-      let col = numbers.get(field);
-      if (col === undefined) {
-        col = new Float64Array(docs.length);
+      const built = extend(numbers, field, f64, (row, col) =>
         // NaN stands for "no value" (an image width without images): every comparison with it is false.
-        for (let i = 0; i < docs.length; i++) col[i] = accessor.value(docs[i] as Doc) ?? Number.NaN;
-        numbers.set(field, col);
-      }
-      return col;
+        col.push(accessor.value(table, row) ?? Number.NaN),
+      );
+      return built.view();
     },
     flag(field) {
       const accessor = FIELDS[field];
       if (accessor?.kind !== 'flag') return undefined;
-      let col = flags.get(field);
-      if (col === undefined) {
-        col = new Uint8Array(docs.length);
-        for (let i = 0; i < docs.length; i++) col[i] = accessor.test(docs[i] as Doc) ? 1 : 0;
-        flags.set(field, col);
-      }
-      return col;
+      return extend(flags, field, u8, (row, col) =>
+        col.push(accessor.test(table, row) ? 1 : 0),
+      ).view();
     },
     keyword(field) {
       const accessor = FIELDS[field];
       if (accessor?.kind !== 'keyword' || accessor.single === undefined) return undefined;
-      let col = keywords.get(field);
-      if (col === undefined) {
-        const dict = new Map<string, number>();
-        const codes = new Int32Array(docs.length);
-        for (let i = 0; i < docs.length; i++) {
-          const v = accessor.single(docs[i] as Doc);
-          let code = dict.get(v);
-          if (code === undefined) {
-            code = dict.size;
-            dict.set(v, code);
-          }
-          codes[i] = code;
-        }
-        col = { codes, dict };
-        keywords.set(field, col);
+      const single = accessor.single;
+      let built = keywords.get(field);
+      if (built === undefined) {
+        built = { column: { codes: i32(), dict: new Map() }, rows: 0 };
+        keywords.set(field, built);
       }
-      return col;
+      const { codes, dict } = built.column;
+      for (let row = built.rows; row < n(); row++) {
+        const v = single(table, row);
+        let code = dict.get(v);
+        if (code === undefined) {
+          code = dict.size;
+          dict.set(v, code);
+        }
+        codes.push(code);
+      }
+      built.rows = n();
+      return { codes: codes.view(), dict };
+    },
+    sortKeys(name, key) {
+      return extend(keys, name, f64, (row, col) => col.push(key(table, row) ?? Number.NaN)).view();
+    },
+    lowerTitles() {
+      for (let row = lower.rows; row < n(); row++)
+        lower.column.push((table.titles[row] as string).toLowerCase());
+      lower.rows = n();
+      return lower.column;
     },
   };
+
+  function extend<T extends Grow<Float64Array> | Grow<Uint8Array>>(
+    map: Map<string, Built<T>>,
+    field: string,
+    make: () => T,
+    add: (row: number, column: T) => void,
+  ): T {
+    let built = map.get(field);
+    if (built === undefined) {
+      built = { column: make(), rows: 0 };
+      map.set(field, built);
+    }
+    built.column.reserve(n());
+    for (let row = built.rows; row < n(); row++) add(row, built.column);
+    built.rows = n();
+    return built.column;
+  }
 }

@@ -9,9 +9,9 @@ import {
   sortMatches,
   wantsFacets,
 } from './respond.js';
-import { select, selectPositions } from './select.js';
-import { keyField, type SortKey, topDocs, topPositions } from './sort.js';
-import type { Doc, DocFilter, EngineResult, Params, SearchContext } from './types.js';
+import { type Candidates, select, selectRows } from './select.js';
+import { keyField, type SortBy, topRows, topRowsByColumn } from './sort.js';
+import type { DocFilter, EngineResult, Params, SearchContext } from './types.js';
 
 /** What every endpoint shares: the index of the store and the prompt cache. */
 export interface EngineCore {
@@ -30,12 +30,12 @@ export function prepareRequest(
 }
 
 export interface PagedSearch {
-  /** Candidates sorted by published_at descending (default: every article). */
-  readonly docs?: readonly Doc[];
+  /** Candidate rows sorted by published_at descending (default: the whole index). */
+  readonly rows?: Candidates;
   /** The endpoint's own condition (authority, story, entity…). */
   readonly filters?: readonly DocFilter[];
   /** Order when sort.by is absent (default published_at). */
-  readonly defaultSort?: SortKey;
+  readonly defaultSort?: Exclude<SortBy, 'relevance'>;
 }
 
 /** A search-shaped endpoint: filter, sort, page, and answer in the search envelope. */
@@ -46,31 +46,35 @@ export function pagedSearch(
   how: PagedSearch = {},
 ): EngineResult {
   const prepared = prepareRequest(core, params, ctx);
-  const choice = sortChoice(prepared, how.defaultSort);
+  const { index } = core;
+  const choice = sortChoice(prepared, index, how.defaultSort);
   const needed = neededOrder(prepared, ctx);
-  const docs = how.docs ?? core.index.docs;
+  const rows = how.rows ?? index.table.order;
   let body: Record<string, unknown>;
   if (wantsFacets(prepared)) {
     // Facets count every match: collect them all.
-    const matches = sortMatches(select(prepared, docs, how.filters), choice, needed);
-    body = searchBody(prepared, matches, ctx, core.index);
+    const matches = sortMatches(prepared, select(prepared, rows, how.filters), choice, needed);
+    body = searchBody(prepared, matches, ctx, index);
   } else if (choice.natural) {
     // The index's own order: the scan stops once the page is full, plus one
     // match to say a next page exists (the envelope has no total).
-    body = searchBody(prepared, select(prepared, docs, how.filters, needed + 1), ctx, core.index);
-  } else if (docs === prepared.indexDocs && keyField(choice.key) !== undefined) {
-    // A field's order over the whole index: rank positions from the columns.
-    const positions = selectPositions(prepared, how.filters);
-    const columns = core.index.columns;
-    const keys = columns.number(keyField(choice.key) as string) as Float64Array;
-    const leading = topPositions(positions, { keys, ...columns.order() }, choice.order, needed);
-    const top = leading.map((p) => docs[p] as Doc);
-    body = searchBody(prepared, top, ctx, core.index, positions.length);
+    body = searchBody(prepared, select(prepared, rows, how.filters, needed + 1), ctx, index);
+  } else if (choice.name !== undefined) {
+    // A named order: the matching rows ranked from the key's column (a
+    // numeric field's own, or the composite key's, computed once per row).
+    const matches = selectRows(prepared, rows, how.filters);
+    const field = keyField(choice.key);
+    const keys =
+      field === undefined
+        ? index.columns.sortKeys(choice.name, choice.key)
+        : (index.columns.number(field) as Float64Array);
+    const top = topRowsByColumn(index.table, matches, keys, choice.order, needed);
+    body = searchBody(prepared, top, ctx, index, matches.length);
   } else {
-    // Another order: every match is ranked, only the leading ones are kept.
-    const matches = select(prepared, docs, how.filters);
-    const top = topDocs(matches, choice.key, choice.order, needed);
-    body = searchBody(prepared, top, ctx, core.index, matches.length);
+    // Relevance (it depends on the request): every match is ranked, only the leading ones are kept.
+    const matches = select(prepared, rows, how.filters);
+    const top = topRows(index.table, matches, choice.key, choice.order, needed);
+    body = searchBody(prepared, top, ctx, index, matches.length);
   }
   return {
     body,

@@ -1,7 +1,16 @@
 import type { FACET_FIELDS } from '../../params/search-params.js';
 import { addGap, type DateGap, parseDateBound, parseGap } from './dates.js';
+import type { ArticleTable } from '../store/table.js';
 import { FIELDS } from './fields.js';
-import type { Doc } from './types.js';
+import {
+  entityIds,
+  imageCount,
+  isBreaking,
+  isDuplicate,
+  isFree,
+  languageOf,
+  sourceOf,
+} from './row.js';
 
 export type FacetField = (typeof FACET_FIELDS)[number];
 
@@ -40,15 +49,26 @@ function timeOfDay(hour: number): string {
  * - published.month '01'–'12', day_of_week 'monday'…, hour '00'–'23',
  *   weekday 'weekday'/'weekend', time_of_day night/morning/afternoon/evening.
  */
-export function facetValues(field: FacetField, doc: Doc, lookup: FacetLookup): readonly string[] {
-  const date = new Date(doc.publishedAt);
+export function facetValues(
+  field: FacetField,
+  t: ArticleTable,
+  row: number,
+  lookup: FacetLookup,
+): readonly string[] {
+  const date = new Date(t.published.data[row] as number);
   switch (field) {
-    case 'source.id':
-      return doc.sourceId === null ? [] : [String(doc.sourceId)];
-    case 'source.country.id':
-      return [String(lookup.countryId(doc.sourceCountry) ?? doc.sourceCountry)];
-    case 'language.id':
-      return [String(lookup.languageId(doc.language) ?? doc.language)];
+    case 'source.id': {
+      const id = sourceOf(t, row).id;
+      return id === null ? [] : [String(id)];
+    }
+    case 'source.country.id': {
+      const code = sourceOf(t, row).location.country_code.toLowerCase();
+      return [String(lookup.countryId(code) ?? code)];
+    }
+    case 'language.id': {
+      const code = languageOf(t, row);
+      return [String(lookup.languageId(code) ?? code)];
+    }
     case 'source.bias':
     case 'author.id':
     case 'category.id':
@@ -58,28 +78,30 @@ export function facetValues(field: FacetField, doc: Doc, lookup: FacetLookup): r
     case 'sentiment.title.polarity':
     case 'sentiment.body.polarity': {
       const accessor = FIELDS[field];
-      return accessor?.kind === 'keyword' ? [...new Set(accessor.values(doc))] : [];
+      return accessor?.kind === 'keyword' ? [...new Set(accessor.values(t, row))] : [];
     }
     case 'entity.id':
-      return [...new Set(doc.entities.map((e) => String(e.id)))];
+      return [...new Set(entityIds(t, row).map(String))];
     case 'sentiment.strength': {
-      const s = Math.abs(doc.sentimentOverall);
+      const s = Math.abs(t.sentimentOverall.data[row] as number);
       return [s < 0.3 ? 'weak' : s < 0.6 ? 'moderate' : 'strong'];
     }
     case 'is_duplicate':
-      return [doc.isDuplicate ? '1' : '0'];
+      return [isDuplicate(t, row) ? '1' : '0'];
     case 'is_free':
-      return [doc.isFree ? '1' : '0'];
+      return [isFree(t, row) ? '1' : '0'];
     case 'is_important':
-      return [doc.isBreaking || doc.sourceRank >= 7 ? '1' : '0'];
+      return [isBreaking(t, row) || sourceOf(t, row).rankings.opr >= 7 ? '1' : '0'];
     case 'media.images.count':
-      return [String(doc.images.length)];
+      return [String(imageCount(t, row))];
     case 'media.videos.count':
-      return [String(doc.videoCount)];
+      return [String(t.videoCount.data[row])];
     case 'read_time':
-      return [String(doc.readTime)];
-    case 'content.length':
-      return [doc.wordsCount < 300 ? 'short' : doc.wordsCount <= 1000 ? 'medium' : 'long'];
+      return [String(t.readTime.data[row])];
+    case 'content.length': {
+      const words = t.wordsCount.data[row] as number;
+      return [words < 300 ? 'short' : words <= 1000 ? 'medium' : 'long'];
+    }
     case 'published.year':
       return [String(date.getUTCFullYear())];
     case 'published.month':
@@ -104,14 +126,15 @@ export interface FacetEntry {
 /** Counts per value over every matching article; most frequent first, ties by value. */
 export function fieldFacet(
   field: FacetField,
-  docs: readonly Doc[],
+  t: ArticleTable,
+  rows: readonly number[],
   limit: number,
   mincount: number,
   lookup: FacetLookup,
 ): FacetEntry[] {
   const counts = new Map<string, number>();
-  for (const doc of docs) {
-    for (const v of facetValues(field, doc, lookup)) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const row of rows) {
+    for (const v of facetValues(field, t, row, lookup)) counts.set(v, (counts.get(v) ?? 0) + 1);
   }
   return [...counts]
     .filter(([, n]) => n >= mincount)
@@ -124,15 +147,15 @@ export function fieldFacet(
 }
 
 /** Fields `facet.range.field` takes (spec/openapi.json). */
-const RANGE_FIELDS: Readonly<Record<string, (doc: Doc) => number>> = {
-  published_at: (d) => d.publishedAt,
-  'sentiment.overall.score': (d) => d.sentimentOverall,
-  'sentiment.title.score': (d) => d.sentimentTitle,
-  'sentiment.body.score': (d) => d.sentimentBody,
-  read_time: (d) => d.readTime,
-  'source.rank.opr': (d) => d.sourceRank,
-  'media.images.count': (d) => d.images.length,
-  'media.videos.count': (d) => d.videoCount,
+const RANGE_FIELDS: Readonly<Record<string, (t: ArticleTable, row: number) => number>> = {
+  published_at: (t, r) => t.published.data[r] as number,
+  'sentiment.overall.score': (t, r) => t.sentimentOverall.data[r] as number,
+  'sentiment.title.score': (t, r) => t.sentimentTitle.data[r] as number,
+  'sentiment.body.score': (t, r) => t.sentimentBody.data[r] as number,
+  read_time: (t, r) => t.readTime.data[r] as number,
+  'source.rank.opr': (t, r) => sourceOf(t, r).rankings.opr,
+  'media.images.count': imageCount,
+  'media.videos.count': (t, r) => t.videoCount.data[r] as number,
 };
 
 /** More buckets than this is a mistake in the gap, not a useful answer. */
@@ -155,7 +178,8 @@ export function rangeFacet(
   startText: string | undefined,
   endText: string | undefined,
   gapText: string,
-  docs: readonly Doc[],
+  t: ArticleTable,
+  rows: readonly number[],
   now: number,
 ): RangeFacet | undefined {
   const read = RANGE_FIELDS[field];
@@ -180,8 +204,8 @@ export function rangeFacet(
   // Cut at MAX_BUCKETS, the last bucket ends where the next would start.
   const last = edges.length === MAX_BUCKETS ? next(edges[edges.length - 1] as number) : end;
   const stop = Math.min(end, last);
-  for (const doc of docs) {
-    const v = read(doc);
+  for (const row of rows) {
+    const v = read(t, row);
     if (v < start || v >= stop) continue;
     // Binary search for the last edge ≤ v.
     let lo = 0;

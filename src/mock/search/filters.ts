@@ -1,5 +1,5 @@
 import type { ParamDef, ParamGroup } from '../../params/types.js';
-import type { Columns } from './columns.js';
+import type { ArticleIndex } from './article-index.js';
 import { dayRange, rangeEnd, rangeStart } from './dates.js';
 import { ENTITY_NAME_TYPES, FIELDS } from './fields.js';
 import { haversineKm, inBBox, parseBBox } from './geo.js';
@@ -8,29 +8,24 @@ import {
   type Bound,
   bound,
   compareNumber,
+  entityCodes,
   entityTypeMatches,
+  mentions,
   nameMatches,
 } from './matchers.js';
 import { listOf, type Value } from './parse-request.js';
-import {
-  compilePattern,
-  hasPhraseIn,
-  matchesTitleTerms,
-  parseTitleTerms,
-  tokenize,
-} from './text.js';
-import type { Doc, DocEntity, DocFilter } from './types.js';
+import { authorOf, geoPoint, polarity } from './row.js';
+import { compilePattern, hasPhraseIn, parseTitleTerms, tokenize } from './text.js';
+import type { DocFilter } from './types.js';
 
 /** What a filter may read besides its own value. */
 export interface FilterEnv {
   /** Every applied parameter of the request (after prompt translation). */
   readonly values: ReadonlyMap<string, Value>;
-  /** author.name → the first author record of that name (spec: "resolves to only the first matching author record"). */
-  readonly firstAuthorId: (nameLower: string) => number | undefined;
+  /** The store's table, the engine's columns and lookups. */
+  readonly index: ArticleIndex;
   /** The compiled `query` (the engine parses it, so errors carry the request's context). */
   readonly compileQuery: (text: string) => DocFilter;
-  /** The index's columns; absent when filtering articles that are not indexed (webhooks, streams). */
-  readonly columns?: Columns | undefined;
 }
 
 /** Builds the predicate of one applied parameter; undefined = nothing to filter (e.g. consumed by another). */
@@ -52,43 +47,45 @@ export function isFilterParam(def: ParamDef): boolean {
 }
 
 const not = (f: DocFilter | undefined): DocFilter | undefined =>
-  f === undefined ? undefined : (doc, ix) => !f(doc, ix);
+  f === undefined ? undefined : (row) => !f(row);
 
 const num = (v: Value): number => (typeof v === 'number' ? v : Number(v));
 
 function titleTerms(value: Value, env: FilterEnv): DocFilter | undefined {
   const terms = parseTitleTerms(String(value));
   if (terms.length === 0) return undefined;
-  const slow: DocFilter = (doc) => matchesTitleTerms(doc.titleTokens, terms);
-  if (env.columns === undefined) return slow;
-  const { dict, offsets, ids } = env.columns.titles();
+  const t = env.index.table;
   // A word no title has: nothing can match (-2 is never an id).
-  const id = (w: string) => dict.get(w) ?? -2;
-  const phrases = terms.map((t) =>
-    t.kind === 'word' ? { words: [id(t.word)], slop: 0 } : { words: t.words.map(id), slop: t.slop },
+  const id = (w: string) => t.dict.words.find(w) ?? -2;
+  const phrases = terms.map((term) =>
+    term.kind === 'word'
+      ? { words: [id(term.word)], slop: 0 }
+      : { words: term.words.map(id), slop: term.slop },
   );
-  return (doc, ix) => {
-    if (ix < 0) return slow(doc, ix);
-    const from = offsets[ix] as number;
-    const to = offsets[ix + 1] as number;
+  const offsets = t.titleWords.start.data;
+  const ids = t.titleWord.data;
+  return (row) => {
+    const from = offsets[row] as number;
+    const to = offsets[row + 1] as number;
     for (const p of phrases) if (!hasPhraseIn(ids, from, to, p.words, p.slop)) return false;
     return true;
   };
 }
 
-/** The article's geo point: its first mentioned place with coordinates (fixture convention). */
-function distanceFrom(env: FilterEnv): ((doc: Doc) => number | undefined) | undefined {
+/** Distance to the article's geo point (its first mentioned place with coordinates). */
+function distanceFrom(env: FilterEnv): ((row: number) => number | undefined) | undefined {
   const lat = env.values.get('location.lat');
   const lng = env.values.get('location.lng');
   if (lat === undefined || lng === undefined) return undefined;
-  return (doc) => {
-    const p = doc.places[0];
+  const t = env.index.table;
+  return (row) => {
+    const p = geoPoint(t, row);
     return p === undefined ? undefined : haversineKm(num(lat), num(lng), p.lat, p.lng);
   };
 }
 
-/** Entity selectors of the request: entity.id and the `*.name` filters. */
-function entitySelector(env: FilterEnv): ((e: DocEntity) => boolean) | undefined {
+/** Entity selectors of the request (entity.id and the `*.name` filters), as dictionary codes. */
+function entitySelector(env: FilterEnv): Uint8Array | undefined {
   const ids = new Set(listOf(env.values.get('entity.id')));
   const names: { type: string; tokens: string[] }[] = [];
   for (const [kind, type] of Object.entries(ENTITY_NAME_TYPES)) {
@@ -96,9 +93,17 @@ function entitySelector(env: FilterEnv): ((e: DocEntity) => boolean) | undefined
       names.push({ type, tokens: tokenize(name) });
   }
   if (ids.size === 0 && names.length === 0) return undefined;
-  return (e) =>
-    ids.has(String(e.id)) ||
-    names.some((n) => entityTypeMatches(n.type, e.type) && nameMatches(e, n.tokens));
+  const { index } = env;
+  const entities = index.table.dict.entities.values;
+  return entityCodes(index, (code) => {
+    const e = entities[code]!;
+    return (
+      ids.has(String(e.id)) ||
+      names.some(
+        (n) => entityTypeMatches(n.type, e.type) && nameMatches(index.namesOf(code), n.tokens),
+      )
+    );
+  });
 }
 
 const ENTITY_SENTIMENT = [
@@ -114,30 +119,39 @@ const ENTITY_SENTIMENT = [
 function entitySentiment(name: string): FilterHandler {
   return (_value, env) => {
     if (ENTITY_SENTIMENT.find((n) => env.values.has(n)) !== name) return undefined;
-    const selected = entitySelector(env) ?? (() => true);
-    const polarity = env.values.get('entity.sentiment.polarity');
+    const t = env.index.table;
+    const selected = entitySelector(env) ?? new Uint8Array(t.dict.entities.size).fill(1);
+    const wanted = env.values.get('entity.sentiment.polarity');
     const min = env.values.get('entity.sentiment.score.min');
     const max = env.values.get('entity.sentiment.score.max');
-    const ok = (e: DocEntity): boolean =>
-      selected(e) &&
-      (polarity === undefined || e.polarity === polarity) &&
-      (min === undefined || compareNumber(e.score, 'gte', num(min))) &&
-      (max === undefined || compareNumber(e.score, 'lte', num(max)));
-    return (doc) => doc.entities.some(ok);
+    const scores = t.entityScore.data;
+    const polarities = t.entityPolarity.data;
+    return mentions(
+      env.index,
+      selected,
+      (i) =>
+        (wanted === undefined || polarity(polarities[i] as number) === wanted) &&
+        (min === undefined || compareNumber(scores[i] as number, 'gte', num(min))) &&
+        (max === undefined || compareNumber(scores[i] as number, 'lte', num(max))),
+    );
   };
 }
 
 /** Resolves names to the first author record each; a name without a record matches nothing. */
 export function authorNameFilter(
   names: readonly string[],
-  env: Pick<FilterEnv, 'firstAuthorId'>,
-): (doc: Doc) => boolean {
+  env: Pick<FilterEnv, 'index'>,
+): DocFilter {
   const ids = new Set<number>();
   for (const n of names) {
-    const id = env.firstAuthorId(n.toLowerCase());
+    const id = env.index.firstAuthorId(n.toLowerCase());
     if (id !== undefined) ids.add(id);
   }
-  return (doc) => doc.authorId !== null && ids.has(doc.authorId);
+  const t = env.index.table;
+  return (row) => {
+    const id = authorOf(t, row).id;
+    return id !== null && ids.has(id);
+  };
 }
 
 /** Parameters whose meaning is more than "field equals / within bounds". */
@@ -145,39 +159,46 @@ const SPECIAL: Readonly<Record<string, FilterHandler>> = {
   query: (v, env) => env.compileQuery(String(v)),
   title: titleTerms,
   'ignore.title': (v, env) => not(titleTerms(v, env)),
-  title_starts_with: (v) => {
+  title_starts_with: (v, env) => {
     const prefix = String(v).toLowerCase();
-    return (doc) => doc.titleLower.startsWith(prefix);
+    const titles = env.index.columns.lowerTitles();
+    return (row) => (titles[row] as string).startsWith(prefix);
   },
-  title_ends_with: (v) => {
+  title_ends_with: (v, env) => {
     const suffix = String(v).toLowerCase();
-    return (doc) => doc.titleLower.endsWith(suffix);
+    const titles = env.index.columns.lowerTitles();
+    return (row) => (titles[row] as string).endsWith(suffix);
   },
-  title_pattern: (v) => {
+  title_pattern: (v, env) => {
     const test = compilePattern(String(v));
-    return (doc) => test(doc.title);
+    const titles = env.index.table.titles;
+    return (row) => test(titles[row] as string);
   },
-  published_at: (v) => {
+  published_at: (v, env) => {
     const { from, to } = dayRange(String(v));
-    return (doc) => doc.publishedAt >= from && doc.publishedAt <= to;
+    const times = env.index.table.published.data;
+    return (row) => (times[row] as number) >= from && (times[row] as number) <= to;
   },
-  'published_at.start': (v) => {
+  'published_at.start': (v, env) => {
     const from = rangeStart(String(v));
-    return (doc) => doc.publishedAt >= from;
+    const times = env.index.table.published.data;
+    return (row) => (times[row] as number) >= from;
   },
-  'published_at.end': (v) => {
+  'published_at.end': (v, env) => {
     const to = rangeEnd(String(v));
-    return (doc) => doc.publishedAt <= to;
+    const times = env.index.table.published.data;
+    return (row) => (times[row] as number) <= to;
   },
   'author.name': (v, env) => authorNameFilter(listOf(v), env),
   'entity.sentiment.polarity': entitySentiment('entity.sentiment.polarity'),
   'entity.sentiment.score.min': entitySentiment('entity.sentiment.score.min'),
   'entity.sentiment.score.max': entitySentiment('entity.sentiment.score.max'),
-  'location.bbox': (v) => {
+  'location.bbox': (v, env) => {
     const box = parseBBox(String(v));
     if (box === undefined) return undefined;
-    return (doc) => {
-      const p = doc.places[0];
+    const t = env.index.table;
+    return (row) => {
+      const p = geoPoint(t, row);
       return p !== undefined && inBBox(box, p.lat, p.lng);
     };
   },
@@ -188,8 +209,8 @@ const SPECIAL: Readonly<Record<string, FilterHandler>> = {
     const distance = distanceFrom(env);
     if (distance === undefined) return undefined;
     const radius = num(v);
-    return (doc) => {
-      const d = distance(doc);
+    return (row) => {
+      const d = distance(row);
       return d !== undefined && d <= radius;
     };
   },
@@ -197,8 +218,8 @@ const SPECIAL: Readonly<Record<string, FilterHandler>> = {
     const distance = distanceFrom(env);
     if (distance === undefined) return undefined;
     const min = num(v);
-    return (doc) => {
-      const d = distance(doc);
+    return (row) => {
+      const d = distance(row);
       return d !== undefined && d >= min;
     };
   },
@@ -216,8 +237,9 @@ export function handlerFor(name: string): FilterHandler | undefined {
   if (special) return special;
   if (name.startsWith('ignore.')) {
     const accessor = FIELDS[name.slice('ignore.'.length)];
+    const field = name.slice('ignore.'.length);
     return accessor && accessor.kind !== 'number'
-      ? (v) => not(anyOf(accessor, listOf(v)))
+      ? (v, env) => not(anyOf(env.index, accessor, listOf(v), field))
       : undefined;
   }
   const m = /^(.*)\.(min|max)$/.exec(name);
@@ -225,8 +247,8 @@ export function handlerFor(name: string): FilterHandler | undefined {
   if (m?.[2] && ranged?.kind === 'number') {
     const op = BOUNDS[m[2]] as Bound;
     const field = m[1] as string;
-    return (v, env) => bound(ranged, op, num(v), env.columns, field);
+    return (v, env) => bound(env.index, ranged, op, num(v), field);
   }
   const accessor = FIELDS[name];
-  return accessor ? (v, env) => anyOf(accessor, listOf(v), env.columns, name) : undefined;
+  return accessor ? (v, env) => anyOf(env.index, accessor, listOf(v), name) : undefined;
 }

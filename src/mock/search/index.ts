@@ -6,7 +6,7 @@ import { headlines } from '../endpoints/news-headlines.js';
 import { local } from '../endpoints/news-local.js';
 import { story } from '../endpoints/news-story.js';
 import { trends } from '../endpoints/news-trends.js';
-import type { Article, FixtureStore } from '../fixtures/types.js';
+import type { FixtureStore } from '../store/fixture-store.js';
 import { ArticleIndex } from './article-index.js';
 import { type EngineCore, prepareRequest } from './core.js';
 import type { EngineResult, Params, SearchContext } from './types.js';
@@ -23,10 +23,12 @@ export interface SearchEngine {
   local(params: Params, ctx: SearchContext): EngineResult;
   entityFeed(entityId: string, params: Params, ctx: SearchContext): EngineResult;
   eventTypes(): EngineResult;
-  /** The search filters of `params` as a predicate over any article (streams, webhooks). Throws like a search. */
-  matcher(params: Params, ctx: SearchContext): (article: Article) => boolean;
-  /** Re-indexes after articles were added to the store (it also notices on its own). */
-  addArticles(articles: readonly Article[]): void;
+  /**
+   * The search filters of `params` as a predicate over indexed articles, by
+   * id (streams, webhooks: an article is indexed before it is announced).
+   * Throws like a search.
+   */
+  matcher(params: Params, ctx: SearchContext): (id: number) => boolean;
 }
 
 /**
@@ -47,13 +49,15 @@ export function createSearchEngine(store: FixtureStore): SearchEngine {
     entityFeed: (id, params, ctx) => entityFeed(core, id, params, ctx),
     eventTypes: () => eventTypes(core),
     matcher(params, ctx) {
-      const prepared = prepareRequest(core, params, ctx, { noColumns: true });
+      const prepared = prepareRequest(core, params, ctx);
       const { filters, from, to } = prepared;
-      return (a) => {
-        const doc = core.index.toDoc(a);
-        return doc.publishedAt >= from && doc.publishedAt <= to && filters.every((f) => f(doc, -1));
+      const times = prepared.table.published.data;
+      return (id) => {
+        const row = store.rowOf(id);
+        if (row === undefined) return false;
+        const t = times[row] as number;
+        return t >= from && t <= to && filters.every((f) => f(row));
       };
     },
-    addArticles: () => core.index.refresh(),
   };
 }

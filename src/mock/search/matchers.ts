@@ -1,11 +1,12 @@
-import type { Columns } from './columns.js';
+import type { ArticleIndex, EntityNames } from './article-index.js';
 import type { FieldAccessor } from './fields.js';
 import { hasPhrase, tokenize } from './text.js';
-import type { DocEntity, DocFilter } from './types.js';
+import type { DocFilter } from './types.js';
 
 /**
  * Predicates built from a field accessor and a value, shared by the flat filters
- * and the query language so both read a field the same way.
+ * and the query language so both read a field the same way. Each reads the
+ * engine's column of the field (columns.ts), by row.
  */
 
 const EPSILON = 1e-9;
@@ -28,7 +29,7 @@ export function compareNumber(actual: number, op: Bound, expected: number): bool
 }
 
 /** A name value matches an entity whose name equals it or holds its words as a phrase ("Musk" in "Elon Musk"). */
-export function nameMatches(entity: DocEntity, valueTokens: readonly string[]): boolean {
+export function nameMatches(entity: EntityNames, valueTokens: readonly string[]): boolean {
   return (
     valueTokens.length > 0 &&
     (hasPhrase(entity.nameTokens, valueTokens, 0) ||
@@ -46,107 +47,117 @@ export function entityTypeMatches(wanted: string, actual: string): boolean {
   return wanted === actual || (wanted === 'organization' && actual === 'brand');
 }
 
-/** Whether the article has an entity of `type` matching any of `names`. */
-export function entityNameFilter(type: string, names: readonly string[]): DocFilter {
-  const wanted = names.map(tokenize).filter((t) => t.length > 0);
-  return (doc) =>
-    doc.entities.some(
-      (e) => entityTypeMatches(type, e.type) && wanted.some((t) => nameMatches(e, t)),
-    );
+/**
+ * The entities of the table's dictionary for which `test` holds, as one flag
+ * per dictionary code: a filter then checks each mention's code, never a name.
+ */
+export function entityCodes(index: ArticleIndex, test: (code: number) => boolean): Uint8Array {
+  const size = index.table.dict.entities.size;
+  const out = new Uint8Array(size);
+  for (let code = 0; code < size; code++) if (test(code)) out[code] = 1;
+  return out;
 }
 
-/**
- * Any of `values` (case-insensitive) is among the field's values. With the
- * index's columns (and a field that has one), the test reads the column at the
- * article's position instead of the article.
- */
+/** Some mention of the row has a code `codes` marks (and passes `also`, given the mention). */
+export function mentions(
+  index: ArticleIndex,
+  codes: Uint8Array,
+  also?: (mention: number) => boolean,
+): DocFilter {
+  const t = index.table;
+  const start = t.entities.start.data;
+  const code = t.entityCode.data;
+  return (row) => {
+    for (let i = start[row] as number; i < (start[row + 1] as number); i++) {
+      if (codes[code[i] as number] === 1 && (also === undefined || also(i))) return true;
+    }
+    return false;
+  };
+}
+
+/** Whether the article has an entity of `type` matching any of `names`. */
+export function entityNameFilter(
+  index: ArticleIndex,
+  type: string,
+  names: readonly string[],
+): DocFilter {
+  const wanted = names.map(tokenize).filter((t) => t.length > 0);
+  const entities = index.table.dict.entities.values;
+  const codes = entityCodes(
+    index,
+    (code) =>
+      entityTypeMatches(type, entities[code]!.type) &&
+      wanted.some((w) => nameMatches(index.namesOf(code), w)),
+  );
+  return mentions(index, codes);
+}
+
+/** Any of `values` (case-insensitive) is among the field's values. */
 export function anyOf(
+  index: ArticleIndex,
   accessor: FieldAccessor,
   values: readonly string[],
-  columns?: Columns,
-  field?: string,
+  field: string,
 ): DocFilter | undefined {
+  const columns = index.columns;
   switch (accessor.kind) {
     case 'keyword': {
       const wanted = new Set(values.map((v) => v.toLowerCase()));
-      const col = field === undefined ? undefined : columns?.keyword(field);
+      const col = columns.keyword(field);
       if (col !== undefined) {
         const codes = new Set([...wanted].map((v) => col.dict.get(v) ?? -1));
         const a = col.codes;
         const single = codes.size === 1 ? [...codes][0] : undefined;
-        const slow: DocFilter | undefined = anyOf(accessor, values);
         return single !== undefined
-          ? (doc, ix) => (ix < 0 ? (slow as DocFilter)(doc, ix) : a[ix] === single)
-          : (doc, ix) => (ix < 0 ? (slow as DocFilter)(doc, ix) : codes.has(a[ix] as number));
+          ? (row) => a[row] === single
+          : (row) => codes.has(a[row] as number);
       }
-      const inverted = field === undefined ? undefined : columns?.postings(field);
-      if (inverted !== undefined) {
-        // One bit per article, set from the values' postings: the scan then reads a byte.
-        const bits = new Uint8Array(inverted.size);
-        for (const v of wanted) {
-          const list = inverted.positions.get(v);
-          if (list !== undefined) for (let i = 0; i < list.length; i++) bits[list[i] as number] = 1;
-        }
-        const slow = anyOf(accessor, values) as DocFilter;
-        return (doc, ix) => (ix < 0 ? slow(doc, ix) : bits[ix] === 1);
+      const inverted = columns.postings(field);
+      if (inverted === undefined) return undefined;
+      // One bit per article, set from the values' postings: the scan then reads a byte.
+      const bits = new Uint8Array(inverted.size);
+      for (const v of wanted) {
+        const list = inverted.rows.get(v);
+        if (list !== undefined) for (let i = 0; i < list.length; i++) bits[list[i] as number] = 1;
       }
-      const read = accessor.values;
-      return (doc) => {
-        const have = read(doc);
-        for (let i = 0; i < have.length; i++) if (wanted.has(have[i] as string)) return true;
-        return false;
-      };
+      return (row) => bits[row] === 1;
     }
     case 'entity-name':
-      return entityNameFilter(accessor.type, values);
+      return entityNameFilter(index, accessor.type, values);
     case 'number': {
       const nums = values.map(Number).filter(Number.isFinite);
-      const read = accessor.value;
-      return (doc) => {
-        const v = read(doc);
-        return v !== undefined && nums.some((n) => compareNumber(v, 'eq', n));
-      };
+      const col = columns.number(field) as Float64Array;
+      // NaN (no value) equals nothing.
+      return (row) => nums.some((n) => compareNumber(col[row] as number, 'eq', n));
     }
     case 'flag': {
-      const want = values[0] === '1' || values[0] === 'true';
-      const test = accessor.test;
-      const col = field === undefined ? undefined : columns?.flag(field);
-      if (col !== undefined) {
-        const bit = want ? 1 : 0;
-        return (doc, ix) => (ix < 0 ? test(doc) === want : col[ix] === bit);
-      }
-      return (doc) => test(doc) === want;
+      const bit = values[0] === '1' || values[0] === 'true' ? 1 : 0;
+      const col = columns.flag(field) as Uint8Array;
+      return (row) => col[row] === bit;
     }
   }
 }
 
-/** A numeric bound; articles without a value never match one. */
+/** A numeric bound; articles without a value (NaN) never match one. */
 export function bound(
+  index: ArticleIndex,
   accessor: FieldAccessor,
   op: Bound,
   n: number,
-  columns?: Columns,
-  field?: string,
+  field: string,
 ): DocFilter | undefined {
   if (accessor.kind !== 'number') return undefined;
-  const read = accessor.value;
-  const slow: DocFilter = (doc) => {
-    const v = read(doc);
-    return v !== undefined && compareNumber(v, op, n);
-  };
-  const col = field === undefined ? undefined : columns?.number(field);
-  if (col === undefined) return slow;
-  // NaN (no value) fails every comparison, as undefined does above.
+  const col = index.columns.number(field) as Float64Array;
   switch (op) {
     case 'gte': {
       const limit = n - EPSILON;
-      return (doc, ix) => (ix < 0 ? slow(doc, ix) : (col[ix] as number) >= limit);
+      return (row) => (col[row] as number) >= limit;
     }
     case 'lte': {
       const limit = n + EPSILON;
-      return (doc, ix) => (ix < 0 ? slow(doc, ix) : (col[ix] as number) <= limit);
+      return (row) => (col[row] as number) <= limit;
     }
     default:
-      return (doc, ix) => (ix < 0 ? slow(doc, ix) : compareNumber(col[ix] as number, op, n));
+      return (row) => compareNumber(col[row] as number, op, n);
   }
 }

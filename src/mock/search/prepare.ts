@@ -3,6 +3,7 @@ import { searchParam } from '../../params/registry.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { EXACT_ENTITY_CODES, type ParamDef } from '../../params/types.js';
 import { MockHttpError } from '../error-envelope.js';
+import type { ArticleTable } from '../store/table.js';
 import type { ArticleIndex } from './article-index.js';
 import { DAY_MS, dayRange, rangeEnd, rangeStart, TITLE_WINDOW_MS } from './dates.js';
 import { ENTITY_NAME_TYPES } from './fields.js';
@@ -12,7 +13,7 @@ import { listOf, parseParams, type Value } from './parse-request.js';
 import { type IgnoredPart, promptKey, translatePrompt } from './prompt.js';
 import { articleQueryTarget } from './query-target.js';
 import { highlightWords } from './text.js';
-import type { Doc, DocFilter, Params, SearchContext } from './types.js';
+import type { DocFilter, Params, SearchContext } from './types.js';
 
 export interface Warning {
   code: string;
@@ -39,8 +40,8 @@ export interface Prepared {
   readonly promptNew: boolean;
   /** Words the request looks for in titles: for relevance and highlighting. */
   readonly words: readonly string[];
-  /** The index's article list when the filters read its columns (see select). */
-  readonly indexDocs: readonly Doc[] | undefined;
+  /** The table the filters read (rows are its rows). */
+  readonly table: ArticleTable;
   /** The parameters as the request sent them: page URLs repeat the request (a prompt comes from the cache). */
   readonly params: Params;
 }
@@ -50,8 +51,6 @@ export interface PrepareOptions {
   readonly defs?: readonly ParamDef[];
   /** Parameters read into `values` but left to the endpoint (trends windows its own dates). */
   readonly valuesOnly?: ReadonlySet<string>;
-  /** Filter without the index's columns: for articles that are not indexed (matcher). */
-  readonly noColumns?: boolean;
 }
 
 const PROMPT_DEF = searchParam('prompt') as ParamDef;
@@ -239,8 +238,7 @@ export function prepare(
   checkCodedRules(values, index, defs);
   const now = ctx.now.getTime();
   const window = titleWindow(values, defs, now);
-  const columns = options.noColumns ? undefined : index.columns;
-  const base = { values, firstAuthorId: index.firstAuthorId, columns };
+  const base = { values, index };
   const env: FilterEnv = { ...base, compileQuery: queryCompiler(base) };
   const filters: DocFilter[] = [];
   const skip = options.valuesOnly ?? new Set<string>();
@@ -267,6 +265,6 @@ export function prepare(
     promptNew: prompted.isNew,
     words: searchedWords(values),
     params: rawParams,
-    indexDocs: columns === undefined ? undefined : index.docs,
+    table: index.table,
   };
 }

@@ -1,6 +1,6 @@
-import type { FixtureStore } from '../fixtures/types.js';
+import type { FixtureStore } from '../store/fixture-store.js';
 import { DAY_MS, HOUR_MS, startOfDay } from './dates.js';
-import { categorySlug } from './doc.js';
+import { categorySlug } from './row.js';
 
 /**
  * The `prompt` parameter, translated by rules instead of a language model: the

@@ -3,11 +3,14 @@ import { dayRange, rangeEnd, rangeStart } from './dates.js';
 import { FIELDS, type FieldAccessor } from './fields.js';
 import { authorNameFilter, type FilterEnv, handlerFor } from './filters.js';
 import { anyOf, type Bound, compareNumber, nameMatches } from './matchers.js';
-import { hasPhrase, hasPhraseIn, tokenize } from './text.js';
-import type { Doc, DocEntity, DocFilter } from './types.js';
+import { polarity } from './row.js';
+import { hasPhraseIn, tokenize } from './text.js';
+import type { DocFilter } from './types.js';
 
-/** What the query language calls a predicate: one argument, the article. */
-type DocTest = (doc: Doc) => boolean;
+/** What the query language calls a predicate: one argument, the article's row. */
+type DocTest = DocFilter;
+/** An entity of a `{{ … }}` block: one mention, by its index in the table's mention columns. */
+type Mention = number;
 
 const NEVER = (): boolean => false;
 
@@ -18,10 +21,11 @@ const FLAT_NAME: Readonly<Record<string, string>> = {
   'title.pattern': 'title_pattern',
 };
 
-function numeric(read: (x: number) => boolean, value: (doc: Doc) => number | undefined): DocTest {
-  return (doc) => {
-    const v = value(doc);
-    return v !== undefined && read(v);
+/** NaN (no value) passes no comparison. */
+function numeric(read: (x: number) => boolean, column: Float64Array): DocTest {
+  return (row) => {
+    const v = column[row] as number;
+    return !Number.isNaN(v) && read(v);
   };
 }
 
@@ -58,45 +62,50 @@ function titleWords(c: Comparison, env: FilterEnv): DocTest {
   if (words.length === 0) return NEVER;
   // A bare term (or quoted text on a field without phrases) needs every word; a phrase needs them in order.
   const slop = c.op === 'phrase' ? c.slop : undefined;
-  const slow: DocTest =
-    slop === undefined
-      ? (doc) => words.every((w) => doc.titleTokens.includes(w))
-      : (doc) => hasPhrase(doc.titleTokens, words, slop);
-  if (env.columns === undefined) return slow;
-  const { dict, offsets, ids } = env.columns.titles();
-  const wordIds = words.map((w) => dict.get(w) ?? -2);
+  const t = env.index.table;
+  const wordIds = words.map((w) => t.dict.words.find(w) ?? -2);
   const parts = slop === undefined ? wordIds.map((id) => [id]) : [wordIds];
-  return (doc) => {
-    if (doc.ix < 0) return slow(doc);
-    const from = offsets[doc.ix] as number;
-    const to = offsets[doc.ix + 1] as number;
+  const offsets = t.titleWords.start.data;
+  const ids = t.titleWord.data;
+  return (row) => {
+    const from = offsets[row] as number;
+    const to = offsets[row + 1] as number;
     for (const p of parts) if (!hasPhraseIn(ids, from, to, p, slop ?? 0)) return false;
     return true;
   };
 }
 
-function fieldPredicate(accessor: FieldAccessor, c: Comparison): DocFilter {
-  if (accessor.kind === 'number') return numeric(numberTest(c, asNumber), accessor.value);
+function fieldPredicate(
+  env: FilterEnv,
+  field: string,
+  accessor: FieldAccessor,
+  c: Comparison,
+): DocFilter {
+  if (accessor.kind === 'number')
+    return numeric(numberTest(c, asNumber), env.index.columns.number(field) as Float64Array);
   if (c.op !== 'eq' && c.op !== 'phrase') return NEVER;
-  return anyOf(accessor, [c.value]) ?? NEVER;
+  return anyOf(env.index, accessor, [c.value], field) ?? NEVER;
 }
 
-function entityField(field: string, c: Comparison): (e: DocEntity) => boolean {
+function entityField(env: FilterEnv, field: string, c: Comparison): (m: Mention) => boolean {
   const text = c.op === 'eq' || c.op === 'phrase' ? c.value : undefined;
+  const { index } = env;
+  const t = index.table;
+  const entity = (m: Mention) => t.dict.entities.values[t.entityCode.data[m] as number]!;
   switch (field) {
     case 'entity.id':
-      return (e) => String(e.id) === text;
+      return (m) => String(entity(m).id) === text;
     case 'entity.name': {
       const tokens = tokenize(text ?? '');
-      return (e) => nameMatches(e, tokens);
+      return (m) => nameMatches(index.namesOf(t.entityCode.data[m] as number), tokens);
     }
     case 'entity.type':
-      return (e) => e.type === text?.toLowerCase();
+      return (m) => entity(m).type === text?.toLowerCase();
     case 'entity.sentiment.polarity':
-      return (e) => e.polarity === text?.toLowerCase();
+      return (m) => polarity(t.entityPolarity.data[m] as number) === text?.toLowerCase();
     case 'entity.sentiment.score': {
       const test = numberTest(c, asNumber);
-      return (e) => test(e.score);
+      return (m) => test(t.entityScore.data[m] as number);
     }
     default:
       return NEVER;
@@ -108,34 +117,37 @@ function entityField(field: string, c: Comparison): (e: DocEntity) => boolean {
  * field table and flat-filter handlers as the parameters, so `query=read_time:>5`
  * and `read_time.min=6` select the same articles.
  */
-export function articleQueryTarget(env: FilterEnv): QueryTarget<Doc, DocEntity> {
+export function articleQueryTarget(env: FilterEnv): QueryTarget<number, Mention> {
+  const t = env.index.table;
   return {
     predicate(field, c): DocTest {
       if (field === 'title') return titleWords(c, env);
+      const times = t.published.data;
       if (field === 'published_at') {
         if (c.op === 'eq' || c.op === 'phrase') {
           const { from, to } = dayRange(c.value);
-          return (doc) => doc.publishedAt >= from && doc.publishedAt <= to;
+          return (row) => (times[row] as number) >= from && (times[row] as number) <= to;
         }
         const test = numberTest(c, asDate);
-        return (doc) => test(doc.publishedAt);
+        return (row) => test(times[row] as number);
       }
       if (field === 'author.name')
         return c.op === 'eq' || c.op === 'phrase' ? authorNameFilter([c.value], env) : NEVER;
       const flat = FLAT_NAME[field];
       if (flat !== undefined) {
         const value = c.op === 'eq' || c.op === 'phrase' ? c.value : undefined;
-        const f = value === undefined ? undefined : handlerFor(flat)?.(value, env);
-        // Not indexed as far as the query knows: -1 takes the object path of the handler.
-        return f === undefined ? NEVER : (doc) => f(doc, -1);
+        return (value === undefined ? undefined : handlerFor(flat)?.(value, env)) ?? NEVER;
       }
       const accessor = FIELDS[field];
       if (accessor === undefined) return NEVER;
-      const f = fieldPredicate(accessor, c);
-      return (doc) => f(doc, -1);
+      return fieldPredicate(env, field, accessor, c);
     },
-    entities: (doc) => doc.entities,
-    entityPredicate: entityField,
+    entities: (row) => {
+      const out: Mention[] = [];
+      for (let i = t.entities.from(row); i < t.entities.to(row); i++) out.push(i);
+      return out;
+    },
+    entityPredicate: (field, c) => entityField(env, field, c),
   };
 }
 

@@ -1,15 +1,16 @@
 import type { FACET_FIELDS } from '../../params/search-params.js';
-import type { Article } from '../fixtures/types.js';
+import type { Article } from '../fixtures/article-types.js';
+import { RawArticle } from '../store/article-json.js';
 import type { ArticleIndex } from './article-index.js';
 import { type FacetField, fieldFacet, type RangeFacet, rangeFacet } from './facets.js';
 import { highlight } from './highlight.js';
 import { envelope, type Paging, pageBounds } from './paging.js';
 import { listOf } from './parse-request.js';
 import type { Prepared } from './prepare.js';
-import { SORT_KEYS, type SortBy, type SortKey, sortDocs } from './sort.js';
+import { SORT_KEYS, type SortBy, type SortKey, sortRows } from './sort.js';
 import { testModeArticle } from './test-mode.js';
 import { tokenize } from './text.js';
-import type { Doc, Params, SearchContext } from './types.js';
+import type { Params, SearchContext } from './types.js';
 
 /** per_page is capped at the plan's ceiling silently (the spec names caps, never an error). */
 export function paging(prepared: Prepared, ctx: SearchContext): Paging {
@@ -22,13 +23,20 @@ export function paging(prepared: Prepared, ctx: SearchContext): Paging {
  * Relevance: title hits weigh three times description hits; without words to
  * look for, the newest article is the most relevant.
  */
-function relevance(words: readonly string[]): SortKey {
-  if (words.length === 0) return (d) => d.publishedAt;
-  const set = new Set(words);
-  return (d) => {
+function relevance(words: readonly string[], index: ArticleIndex): SortKey {
+  if (words.length === 0) return SORT_KEYS.published_at;
+  const dict = index.table.dict.words;
+  const set = new Set<number>();
+  for (const w of words) {
+    const id = dict.find(w);
+    if (id !== undefined) set.add(id);
+  }
+  return (t, r) => {
     let score = 0;
-    for (const t of d.titleTokens) if (set.has(t)) score += 3;
-    for (const t of tokenize(d.description)) if (set.has(t)) score += 1;
+    for (let i = t.titleWords.from(r); i < t.titleWords.to(r); i++)
+      if (set.has(t.titleWord.data[i] as number)) score += 3;
+    for (let i = t.descriptionWords.from(r); i < t.descriptionWords.to(r); i++)
+      if (set.has(t.descriptionWord.data[i] as number)) score += 1;
     return score;
   };
 }
@@ -38,20 +46,38 @@ export interface SortChoice {
   readonly order: 'asc' | 'desc';
   /** The key is published_at descending: the index order already is the answer. */
   readonly natural: boolean;
+  /** A named key (sort.by), whose values the engine keeps in a column; not relevance. */
+  readonly name?: Exclude<SortBy, 'relevance'>;
 }
 
-export function sortChoice(prepared: Prepared, fallback?: SortKey): SortChoice {
+export function sortChoice(
+  prepared: Prepared,
+  index: ArticleIndex,
+  /** The endpoint's order when sort.by is absent. */
+  fallback?: Exclude<SortBy, 'relevance'>,
+): SortChoice {
   const by = prepared.values.get('sort.by') as SortBy | undefined;
   const order = (prepared.values.get('sort.order') as 'asc' | 'desc' | undefined) ?? 'desc';
-  if (by === undefined && fallback !== undefined) return { key: fallback, order, natural: false };
+  if (by === undefined && fallback !== undefined)
+    return { key: SORT_KEYS[fallback], order, natural: false, name: fallback };
   const name = by ?? 'published_at';
-  const key = name === 'relevance' ? relevance(prepared.words) : SORT_KEYS[name];
-  return { key, order, natural: name === 'published_at' && order === 'desc' };
+  if (name === 'relevance') return { key: relevance(prepared.words, index), order, natural: false };
+  return {
+    key: SORT_KEYS[name],
+    order,
+    natural: name === 'published_at' && order === 'desc',
+    name,
+  };
 }
 
 /** Orders the matches; only the first `limit` places need to be right (the pages up to the one shown). */
-export function sortMatches(docs: Doc[], choice: SortChoice, limit = docs.length): Doc[] {
-  return choice.natural ? docs : sortDocs(docs, choice.key, choice.order, limit);
+export function sortMatches(
+  prepared: Prepared,
+  rows: number[],
+  choice: SortChoice,
+  limit = rows.length,
+): number[] {
+  return choice.natural ? rows : sortRows(prepared.table, rows, choice.key, choice.order, limit);
 }
 
 /** How many leading matches the requested page needs in order. */
@@ -60,9 +86,24 @@ export function neededOrder(prepared: Prepared, ctx: SearchContext): number {
   return p.page * p.perPage;
 }
 
-export function outputArticle(doc: Doc, ctx: SearchContext): Article {
-  return ctx.mode === 'test' ? testModeArticle(doc.source) : doc.source;
+/**
+ * An article of an answer: its stored JSON, copied into the answer as it is,
+ * or, for a test key, the preview made from it.
+ */
+export function outputArticle(
+  index: ArticleIndex,
+  row: number,
+  ctx: SearchContext,
+): RawArticle | Article {
+  const json = index.store.json;
+  return ctx.mode === 'test'
+    ? testModeArticle(json.article(row))
+    : new RawArticle(index.table.id.data[row] as number, json.bytes(row));
 }
+
+/** The article object of an answer's article (parsed from its bytes when needed). */
+export const articleValue = (a: RawArticle | Article): Article =>
+  a instanceof RawArticle ? a.value() : a;
 
 /** Whether the answer carries facets, which count every match (so no scan may stop early). */
 export function wantsFacets(prepared: Prepared): boolean {
@@ -71,7 +112,7 @@ export function wantsFacets(prepared: Prepared): boolean {
   return listOf(v.get('facet.field')).length > 0 && v.get('facet') !== '0';
 }
 
-function facets(prepared: Prepared, matches: readonly Doc[], index: ArticleIndex, now: number) {
+function facets(prepared: Prepared, matches: readonly number[], index: ArticleIndex, now: number) {
   const v = prepared.values;
   const out: Record<string, unknown> = {};
   const fields = listOf(v.get('facet.field')) as (typeof FACET_FIELDS)[number][];
@@ -79,7 +120,8 @@ function facets(prepared: Prepared, matches: readonly Doc[], index: ArticleIndex
     const limit = Number(v.get('facet.limit') ?? 10);
     const mincount = Number(v.get('facet.mincount') ?? 1);
     const lookup = index.facetLookup;
-    for (const f of fields) out[f] = fieldFacet(f as FacetField, matches, limit, mincount, lookup);
+    for (const f of fields)
+      out[f] = fieldFacet(f as FacetField, index.table, matches, limit, mincount, lookup);
   }
   if (v.get('facet.range') === '1') {
     const field = String(v.get('facet.range.field') ?? 'published_at');
@@ -90,6 +132,7 @@ function facets(prepared: Prepared, matches: readonly Doc[], index: ArticleIndex
       start === undefined ? undefined : String(start),
       end === undefined ? undefined : String(end),
       String(v.get('facet.range.gap') ?? '+1DAY'),
+      index.table,
       matches,
       now,
     );
@@ -98,12 +141,12 @@ function facets(prepared: Prepared, matches: readonly Doc[], index: ArticleIndex
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function highlighting(prepared: Prepared, shown: readonly Article[]) {
+function highlighting(prepared: Prepared, shown: readonly (RawArticle | Article)[]) {
   const v = prepared.values;
   if (v.get('hl') !== '1') return undefined;
   const words = new Set(prepared.words);
   for (const term of listOf(v.get('search'))) for (const w of tokenize(term)) words.add(w);
-  return highlight(shown, {
+  return highlight(shown.map(articleValue), {
     words,
     fields: listOf(v.get('hl.fl') ?? 'title,description'),
     fragsize: Number(v.get('hl.fragsize') ?? 150),
@@ -128,7 +171,7 @@ export function searchPoints(prepared: Prepared, ctx: SearchContext, base = 1): 
 /** The paged search answer (spec/openapi.json, POST /v1/news/everything 200). */
 export function searchBody(
   prepared: Prepared,
-  matches: readonly Doc[],
+  matches: readonly number[],
   ctx: SearchContext,
   index: ArticleIndex,
   /** How many matched, when `matches` holds only the leading ones (no facets then). */
@@ -136,7 +179,7 @@ export function searchBody(
 ): Record<string, unknown> {
   const p = paging(prepared, ctx);
   const { from, to } = pageBounds(p, total);
-  const shown = matches.slice(from, to).map((d) => outputArticle(d, ctx));
+  const shown = matches.slice(from, to).map((row) => outputArticle(index, row, ctx));
   const body: Record<string, unknown> = {
     ...envelope(prepared.params, ctx, p, total),
     results: shown,

@@ -1,10 +1,11 @@
 import type { SORT_BY } from '../../params/search-params.js';
+import type { ArticleTable } from '../store/table.js';
 import { FIELDS, narrowest, shortest } from './fields.js';
-import type { Doc } from './types.js';
+import { authorOf, imageCount, isClickbait, isDuplicate, sourceOf } from './row.js';
 
 export type SortBy = (typeof SORT_BY)[number];
 /** A sort key; undefined (no image to measure) always sorts last. */
-export type SortKey = (doc: Doc) => number | undefined;
+export type SortKey = (t: ArticleTable, row: number) => number | undefined;
 
 /** Sort keys that are one numeric field, by the field's name: they can be read from its column. */
 const KEY_FIELDS = new Map<SortKey, string>();
@@ -19,7 +20,11 @@ const field = (name: string): SortKey => {
 /** The numeric field a sort key reads, when it is one (so a column holds the keys). */
 export const keyField = (key: SortKey): string | undefined => KEY_FIELDS.get(key);
 
-const shares = (d: Doc): number => d.sharesFacebook + d.sharesTwitter + d.sharesReddit;
+const shares: SortKey = (t, r) =>
+  (t.sharesFacebook.data[r] as number) +
+  (t.sharesTwitter.data[r] as number) +
+  (t.sharesReddit.data[r] as number);
+const authority = (t: ArticleTable, r: number): number => sourceOf(t, r).rankings.opr;
 
 /**
  * The service does not define its composite sorts; the mock's definitions:
@@ -34,32 +39,39 @@ const shares = (d: Doc): number => d.sharesFacebook + d.sharesTwitter + d.shares
  * `relevance` depends on the request and is supplied by the engine.
  */
 export const SORT_KEYS: Readonly<Record<Exclude<SortBy, 'relevance'>, SortKey>> = {
-  published_at: (d) => d.publishedAt,
-  created_at: (d) => d.createdAt,
-  new: (d) => d.createdAt,
-  id: (d) => d.id,
+  published_at: (t, r) => t.published.data[r],
+  created_at: (t, r) => t.created.data[r],
+  new: (t, r) => t.created.data[r],
+  id: (t, r) => t.id.data[r],
   engagement: shares,
-  quality: (d) =>
-    d.sourceRank * 10 +
-    (d.images.length > 0 ? 10 : 0) +
-    (d.authorId !== null ? 10 : 0) +
-    (d.isDuplicate ? 0 : 10) +
-    (d.isClickbait ? 0 : 10) +
-    d.ease / 10,
-  trust: (d) =>
-    d.sourceRank * 10 +
-    (d.isVerifiedSource ? 20 : 0) +
-    (d.isPremiumSource ? 10 : 0) -
-    (d.isClickbait ? 20 : 0) -
-    (d.isDuplicate ? 10 : 0),
-  controversy: (d) => {
+  quality: (t, r) =>
+    authority(t, r) * 10 +
+    (imageCount(t, r) > 0 ? 10 : 0) +
+    (authorOf(t, r).id !== null ? 10 : 0) +
+    (isDuplicate(t, r) ? 0 : 10) +
+    (isClickbait(t, r) ? 0 : 10) +
+    (t.ease.data[r] as number) / 10,
+  trust: (t, r) => {
+    const s = sourceOf(t, r);
+    return (
+      authority(t, r) * 10 +
+      (s.is_verified ? 20 : 0) +
+      (s.is_premium ? 10 : 0) -
+      (isClickbait(t, r) ? 20 : 0) -
+      (isDuplicate(t, r) ? 10 : 0)
+    );
+  },
+  controversy: (t, r) => {
     let lo = 0;
     let hi = 0;
-    for (const e of d.entities) {
-      lo = Math.min(lo, e.score);
-      hi = Math.max(hi, e.score);
+    for (let i = t.entities.from(r); i < t.entities.to(r); i++) {
+      lo = Math.min(lo, t.entityScore.data[i] as number);
+      hi = Math.max(hi, t.entityScore.data[i] as number);
     }
-    return Math.abs(d.sentimentTitle - d.sentimentBody) + (hi - lo);
+    return (
+      Math.abs((t.sentimentTitle.data[r] as number) - (t.sentimentBody.data[r] as number)) +
+      (hi - lo)
+    );
   },
   'source.rank.opr': field('source.rank.opr'),
   'sentiment.overall.score': field('sentiment.overall.score'),
@@ -75,7 +87,7 @@ export const SORT_KEYS: Readonly<Record<Exclude<SortBy, 'relevance'>, SortKey>> 
   'media.images.width.max': field('media.images.width'),
   'media.images.height.min': shortest,
   'media.images.height.max': field('media.images.height'),
-  media_richness: (d) => d.images.length + 2 * d.videoCount,
+  media_richness: (t, r) => imageCount(t, r) + 2 * (t.videoCount.data[r] as number),
   'shares.facebook.min': field('shares.facebook'),
   'shares.facebook.max': field('shares.facebook'),
   'shares.twitter.min': field('shares.twitter'),
@@ -85,43 +97,45 @@ export const SORT_KEYS: Readonly<Record<Exclude<SortBy, 'relevance'>, SortKey>> 
 };
 
 /**
- * Sorts by `key` in `order`; ties fall back to newest first, then the higher id,
- * so every order is total and answers are deterministic. Only the first `limit`
- * places are ordered (a page never shows more); the rest follow in no set order.
+ * The rows sorted by `key` in `order`; ties fall back to newest first, then
+ * the higher id, so every order is total and answers are deterministic. Only
+ * the first `limit` places are ordered (a page never shows more); the rest
+ * follow in no set order.
  */
-export function sortDocs(
-  docs: Doc[],
+export function sortRows(
+  t: ArticleTable,
+  rows: number[],
   key: SortKey,
   order: 'asc' | 'desc',
-  limit = docs.length,
-): Doc[] {
-  const n = docs.length;
-  const top = ranked(docs, key, order, limit);
+  limit = rows.length,
+): number[] {
+  const n = rows.length;
+  const top = ranked(t, rows, key, order, limit);
   const chosen = new Uint8Array(n);
-  const out: Doc[] = [];
+  const out: number[] = [];
   for (let i = 0; i < top.length; i++) {
     const p = top[i] as number;
     chosen[p] = 1;
-    out.push(docs[p] as Doc);
+    out.push(rows[p] as number);
   }
-  for (let i = 0; i < n; i++) if (chosen[i] === 0) out.push(docs[i] as Doc);
-  for (let i = 0; i < n; i++) docs[i] = out[i] as Doc;
-  return docs;
+  for (let i = 0; i < n; i++) if (chosen[i] === 0) out.push(rows[i] as number);
+  return out;
 }
 
 /**
- * The first `limit` docs in the order of `sortDocs`, and nothing else: for a
+ * The first `limit` rows in the order of `sortRows`, and nothing else: for a
  * page that needs neither the rest nor facets over every match.
  */
-export function topDocs(
-  docs: readonly Doc[],
+export function topRows(
+  t: ArticleTable,
+  rows: ArrayLike<number>,
   key: SortKey,
   order: 'asc' | 'desc',
   limit: number,
-): Doc[] {
-  const top = ranked(docs, key, order, limit);
-  const out: Doc[] = [];
-  for (let i = 0; i < Math.min(limit, top.length); i++) out.push(docs[top[i] as number] as Doc);
+): number[] {
+  const top = ranked(t, rows, key, order, limit);
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(limit, top.length); i++) out.push(rows[top[i] as number] as number);
   return out;
 }
 
@@ -146,21 +160,63 @@ function scratch(n: number): { keys: Float64Array; times: Float64Array; ids: Flo
 }
 
 function ranked(
-  docs: readonly Doc[],
+  t: ArticleTable,
+  rows: ArrayLike<number>,
   key: SortKey,
   order: 'asc' | 'desc',
   limit: number,
 ): ArrayLike<number> {
-  const dir = order === 'asc' ? 1 : -1;
-  const n = docs.length;
-  // Keys in typed arrays, read once per article: the comparator then never touches an article.
+  const n = rows.length;
+  // Keys in typed arrays, read once per article: the comparator then never reads the table.
   const { keys, times, ids } = scratch(n);
+  const published = t.published.data;
+  const id = t.id.data;
   for (let i = 0; i < n; i++) {
-    const doc = docs[i] as Doc;
-    keys[i] = key(doc) ?? Number.NaN;
-    times[i] = doc.publishedAt;
-    ids[i] = doc.id;
+    const row = rows[i] as number;
+    keys[i] = key(t, row) ?? Number.NaN;
+    times[i] = published[row] as number;
+    ids[i] = id[row] as number;
   }
+  return rank(n, keys, times, ids, order, limit);
+}
+
+/**
+ * `topRows` for a key that is one numeric field, reading the keys from its
+ * column (columns.ts) instead of computing them.
+ */
+export function topRowsByColumn(
+  t: ArticleTable,
+  rows: Int32Array,
+  column: Float64Array,
+  order: 'asc' | 'desc',
+  limit: number,
+): number[] {
+  const n = rows.length;
+  const { keys, times, ids } = scratch(n);
+  const published = t.published.data;
+  const id = t.id.data;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as number;
+    keys[i] = column[row] as number;
+    times[i] = published[row] as number;
+    ids[i] = id[row] as number;
+  }
+  const top = rank(n, keys, times, ids, order, limit);
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(limit, top.length); i++) out.push(rows[top[i] as number] as number);
+  return out;
+}
+
+/** Positions 0..n-1 ranked by key (NaN last), then newest, then the higher id. */
+function rank(
+  n: number,
+  keys: Float64Array,
+  times: Float64Array,
+  ids: Float64Array,
+  order: 'asc' | 'desc',
+  limit: number,
+): ArrayLike<number> {
+  const dir = order === 'asc' ? 1 : -1;
   const before = (a: number, b: number): number => {
     const ka = keys[a] as number;
     const kb = keys[b] as number;
@@ -172,42 +228,7 @@ function ranked(
     }
     return (times[b] as number) - (times[a] as number) || (ids[b] as number) - (ids[a] as number);
   };
-  const top = limit >= n / 2 ? allSorted(n, before) : topK(n, Math.max(0, limit), before);
-  return top;
-}
-
-/**
- * `topDocs` over positions of the whole index, reading keys, times and ids
- * from columns: no article object is touched. Returns the leading positions.
- */
-export function topPositions(
-  positions: Int32Array,
-  columns: { keys: Float64Array; times: Float64Array; ids: Float64Array },
-  order: 'asc' | 'desc',
-  limit: number,
-): number[] {
-  const dir = order === 'asc' ? 1 : -1;
-  const { keys, times, ids } = columns;
-  const before = (a: number, b: number): number => {
-    const pa = positions[a] as number;
-    const pb = positions[b] as number;
-    const ka = keys[pa] as number;
-    const kb = keys[pb] as number;
-    if (ka !== kb) {
-      if (Number.isNaN(ka)) return Number.isNaN(kb) ? 0 : 1;
-      if (Number.isNaN(kb)) return -1;
-      return (ka - kb) * dir;
-    }
-    return (
-      (times[pb] as number) - (times[pa] as number) || (ids[pb] as number) - (ids[pa] as number)
-    );
-  };
-  const n = positions.length;
-  const top = limit >= n / 2 ? allSorted(n, before) : topK(n, Math.max(0, limit), before);
-  const out: number[] = [];
-  for (let i = 0; i < Math.min(limit, top.length); i++)
-    out.push(positions[top[i] as number] as number);
-  return out;
+  return limit >= n / 2 ? allSorted(n, before) : topK(n, Math.max(0, limit), before);
 }
 
 function allSorted(n: number, before: (a: number, b: number) => number): Uint32Array {

@@ -1,4 +1,4 @@
-import type { Article } from '../fixtures/types.js';
+import type { Article } from '../fixtures/article-types.js';
 
 /** Suffix of every truncated text in test mode (spec: "a marker saying a live key is needed"). */
 export const TEST_MODE_MARKER = '… [truncated: a live API key is needed for the full content]';

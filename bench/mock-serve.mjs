@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+/**
+ * `news mock serve --articles N` as a user runs it, in its own process:
+ * how long until it prints its URL (ready), then a load of five-filter
+ * searches from this process over loopback (undici, keep-alive, C
+ * connections, each sending its next search as soon as the previous answer
+ * is read), with the server's resident memory (VmRSS after the load, VmHWM
+ * its peak, from /proc) and its CPU time per search. Each run starts a fresh
+ * server (`--no-rate-limit`: the fixture keys' limits would answer 429).
+ *
+ * Goals (issue 25), 100,000 articles: ready ≤ 2 s; ≥ 3,000 searches/s over
+ * 10 connections with RSS < 500 MB. Needs `npm run build`; Linux (/proc).
+ * Usage: node bench/mock-serve.mjs [--articles 100000] [--connections 10]
+ *        [--seconds 5] [--runs 3]
+ * Prints a Markdown table (medians of the runs); exits 1 when a goal is missed.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+
+const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ARTICLES = arg('articles', 100_000);
+const CONNECTIONS = arg('connections', 10);
+const SECONDS = arg('seconds', 5);
+const RUNS = arg('runs', 3);
+const NOW = '2026-03-15T12:00:00Z';
+
+/** Five filters, a page of ten, newest first: what a CLI user's search looks like. */
+const BODY = JSON.stringify({
+  'language.code': 'en',
+  has_image: 1,
+  'source.rank.opr.min': 3,
+  'sentiment.overall.score.min': -0.5,
+  'read_time.max': 10,
+  per_page: 10,
+});
+
+function serve() {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'mock',
+      'serve',
+      '--port',
+      '0',
+      '--now',
+      NOW,
+      '--no-rate-limit',
+      '--articles',
+      String(ARTICLES),
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+      if (out.includes('\n'))
+        resolve({ child, url: out.trim(), ready: (performance.now() - started) / 1000 });
+    });
+    child.once('exit', (code) => reject(new Error(`mock serve exited with ${code}`)));
+  });
+}
+
+async function stop(server) {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+async function load(url, ms) {
+  const agent = new Agent({ connections: CONNECTIONS, keepAliveTimeout: 10_000 });
+  const target = `${url}/v1/news/everything`;
+  let sent = 0;
+  let failed = 0;
+  const started = performance.now();
+  const end = started + ms;
+  const loop = async () => {
+    while (performance.now() < end) {
+      sent++;
+      const { statusCode, body } = await request(target, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', 'x-api-key': 'api_live_mock_pro' },
+        body: BODY,
+      });
+      await body.text();
+      if (statusCode !== 200) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return { sent, failed, seconds };
+}
+
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const ready = [];
+const readyRss = [];
+const rates = [];
+const cpu = [];
+const rss = [];
+const peak = [];
+let failed = 0;
+for (let run = 0; run < RUNS; run++) {
+  const server = await serve();
+  try {
+    ready.push(server.ready);
+    readyRss.push(memory(server.child.pid).rss);
+    await load(server.url, 500); // warm-up
+    const before = cpuSeconds(server.child.pid);
+    const r = await load(server.url, SECONDS * 1000);
+    cpu.push((cpuSeconds(server.child.pid) - before) / r.sent);
+    rates.push(r.sent / r.seconds);
+    failed += r.failed;
+    const m = memory(server.child.pid);
+    rss.push(m.rss);
+    peak.push(m.peak);
+  } finally {
+    await stop(server);
+  }
+}
+
+const goals = ARTICLES === 100_000;
+const readyOk = !goals || median(ready) <= 2;
+const rateOk = !goals || median(rates) >= 3000;
+const rssOk = !goals || Math.max(...peak) < 500;
+console.log(`| \`mock serve --articles ${ARTICLES}\` | median of ${RUNS} runs | goal |`);
+console.log('|---|---|---|');
+console.log(
+  `| ready (URL printed) | ${median(ready).toFixed(2)} s (${ready.map((s) => s.toFixed(2)).join(', ')}); RSS then ${median(readyRss).toFixed(0)} MB | ${goals ? `≤ 2 s${readyOk ? '' : ' **missed**'}` : ''} |`,
+);
+console.log(
+  `| five-filter searches, ${CONNECTIONS} connections, ${SECONDS} s | ${median(rates).toFixed(0)} req/s (${rates.map((r) => r.toFixed(0)).join(', ')}); server CPU ${(median(cpu) * 1000).toFixed(3)} ms a search; non-200: ${failed} | ${goals ? `≥ 3,000 req/s${rateOk ? '' : ' **missed**'}` : ''} |`,
+);
+console.log(
+  `| server memory under that load | RSS ${median(rss).toFixed(0)} MB, peak ${Math.max(...peak).toFixed(0)} MB | ${goals ? `< 500 MB${rssOk ? '' : ' **missed**'}` : ''} |`,
+);
+process.exitCode = readyOk && rateOk && rssOk && failed === 0 ? 0 : 1;

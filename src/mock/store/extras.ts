@@ -1,0 +1,142 @@
+/**
+ * `--articles N`: the base set grown with N − base generated extras, kept as
+ * columns only (their JSON is made again from the seed when a page shows
+ * one). Made newest first, so a scan reads their rows in sequence; on worker
+ * threads when the machine has cores to spare (extras-worker.ts), each
+ * making one contiguous run of dates, appended in order: the table is the
+ * same whichever way it was made, row for row.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { REFERENCE_INSTANT } from '../fixtures/committed.js';
+import type { ArticleJson } from './article-json.js';
+import { appendTable, namedColumns, reserveRows } from './table-layout.js';
+import { ArticleTable, BODY } from './table.js';
+
+/** Below this many extras, threads cost more than they save. */
+const PARALLEL_FROM = 20_000;
+const MAX_WORKERS = 4;
+
+/** One run of extras to make: their indexes, newest first, and their times (shifted to now). */
+export interface ExtrasTask {
+  seed: number;
+  indexes: Int32Array;
+  published: Float64Array;
+}
+
+/** A table's contents as a worker posts them back (each column's whole array, transferred, and its length). */
+export interface TablePart {
+  columns: [string, Float64Array | Int32Array | Uint8Array, number][];
+  dicts: [string, unknown[]][];
+  titles: string[];
+}
+
+type Extras = import('../fixtures/generate.js').ExtraArticles;
+
+async function extrasFor(seed: number): Promise<Extras> {
+  const [{ ExtraArticles }, { buildWorld }] = await Promise.all([
+    import('../fixtures/generate.js'),
+    import('../fixtures/world.js'),
+  ]);
+  return new ExtraArticles(buildWorld(seed), seed);
+}
+
+/** Makes a run of extras (lean: the values the columns hold) into `table`. */
+export async function makeExtras(
+  task: ExtrasTask,
+  table: ArticleTable,
+  extras?: Extras,
+): Promise<void> {
+  extras ??= await extrasFor(task.seed);
+  reserveRows(table, table.rows + task.indexes.length);
+  for (let k = 0; k < task.indexes.length; k++) {
+    const i = task.indexes[k] as number;
+    const published = task.published[k] as number;
+    // The date is the column's; the lean article's own is not read.
+    table.append(extras.indexed(i, ''), { kind: BODY.extra, ref: i }, published, published);
+  }
+}
+
+export function partOf(table: ArticleTable): TablePart {
+  return {
+    columns: namedColumns(table).map(([name, c]) => [name, c.data, c.length]),
+    dicts: Object.entries(table.dict).map(([name, d]) => [name, d.values as unknown[]]),
+    titles: table.titles,
+  };
+}
+
+function tableOf(part: TablePart): ArticleTable {
+  const table = new ArticleTable();
+  const columns = new Map(part.columns.map(([name, data, length]) => [name, { data, length }]));
+  for (const [name, column] of namedColumns(table)) {
+    const posted = columns.get(name);
+    if (posted === undefined) throw new Error(`an --articles worker sent no column ${name}`);
+    column.data = posted.data;
+    column.length = posted.length;
+  }
+  for (const [name, values] of part.dicts) {
+    const dict = table.dict[name as keyof ArticleTable['dict']];
+    for (const v of values) (dict.values as unknown[]).push(v);
+  }
+  for (const t of part.titles) table.titles.push(t);
+  return table;
+}
+
+export async function addExtras(
+  table: ArticleTable,
+  json: ArticleJson,
+  seed: number,
+  count: number,
+  now: Date,
+): Promise<void> {
+  const extras = await extrasFor(seed);
+  json.generate(BODY.extra, (ref) => extras.make(ref));
+  // Each extra's date is its random stream's first draw: all are dated before any is made.
+  const ages = Float64Array.from({ length: count }, (_, i) => extras.age(i));
+  // Newest first; ties by the higher id (a later index).
+  const order = Int32Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => (ages[a] as number) - (ages[b] as number) || b - a,
+  );
+  const shift = now.getTime() - REFERENCE_INSTANT;
+  const published = Float64Array.from(
+    order,
+    (i) => REFERENCE_INSTANT - (ages[i] as number) + shift,
+  );
+  const workers = count < PARALLEL_FROM ? 1 : Math.min(MAX_WORKERS, availableParallelism());
+  const workerUrl = new URL('./extras-worker.js', import.meta.url);
+  // From the sources (the tests), there is no compiled worker: the extras are made here.
+  const canThread = workers > 1 && !import.meta.url.endsWith('.ts');
+  if (!canThread) {
+    const rows = table.rows;
+    await makeExtras({ seed, indexes: order, published }, table, extras);
+    table.insert(Array.from({ length: count }, (_, k) => rows + k));
+    return;
+  }
+  const size = Math.ceil(count / workers);
+  const threads: Worker[] = [];
+  const parts = await Promise.all(
+    Array.from({ length: workers }, (_, w) => {
+      const task: ExtrasTask = {
+        seed,
+        indexes: order.slice(w * size, (w + 1) * size),
+        published: published.slice(w * size, (w + 1) * size),
+      };
+      return new Promise<TablePart>((resolve, reject) => {
+        const worker = new Worker(workerUrl, { workerData: task });
+        threads.push(worker);
+        worker.once('message', (part: TablePart) => resolve(part));
+        worker.once('error', reject);
+        worker.once('exit', (code) => {
+          if (code !== 0) reject(new Error(`an --articles worker stopped (exit code ${code})`));
+        });
+      });
+    }),
+  ).catch(async (error: unknown) => {
+    // One failed: the others' work is of no use.
+    await Promise.all(threads.map((t) => t.terminate()));
+    throw error;
+  });
+  const rows: number[] = [];
+  for (const part of parts) for (const row of appendTable(table, tableOf(part))) rows.push(row);
+  table.insert(rows);
+}
