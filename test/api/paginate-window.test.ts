@@ -211,6 +211,72 @@ describe('a pinned window', () => {
   });
 });
 
+/** A search in indexing order, newest first: what --state pages. */
+const BY_ID: RequestSpec = {
+  ...SEARCH,
+  body: { title: 'x', 'sort.by': 'id', 'sort.order': 'desc' },
+};
+
+/**
+ * What a --state watermark needs from a run: every article indexed at or
+ * below the largest id it wrote was written (else the watermark passes over
+ * it for good), each once, and nothing indexed after the run's first page.
+ */
+function expectWatermarkSafe(fake: FakeNews, run: Run, newest: number): void {
+  expect(new Set(run.ids).size).toBe(run.ids.length);
+  const top = Math.max(...run.ids);
+  expect(top).toBeLessThanOrEqual(newest);
+  const written = new Set(run.ids);
+  const missed = fake.articles.filter((a) => a.id <= top && !written.has(a.id)).map((a) => a.id);
+  expect(missed).toEqual([]);
+}
+
+describe('a list in indexing order (id, newest first: --state)', () => {
+  it('a busy list: pages of records already seen do not end the run, nothing indexed after page one is written', async () => {
+    const fake = FakeNews.seeded(300);
+    fake.latency = () => 2;
+    let clock = Date.parse(NEWEST);
+    // Twenty articles go in at the top before every answer: the list shifts
+    // down by two pages between any two requests, so pages repeat what
+    // earlier ones brought, and pages past the window's end show articles
+    // indexed after page one.
+    fake.beforeAnswer = () => {
+      for (let i = 0; i < 20; i++) {
+        clock += 1000;
+        fake.publish(new Date(clock).toISOString());
+      }
+    };
+    const run = await collect(fake, {}, BY_ID);
+    // Page one was answered after the first twenty: its first record is the run's position.
+    expect(run.ids[0]).toBe(320);
+    expect(run.ids).toEqual(newestFirstIds(320));
+    expectWatermarkSafe(fake, run, 320);
+    expect(run.events).toContainEqual({ kind: 'newest', id: 320 });
+  });
+
+  it('an article indexed late while the window is read: the second pass does not write past one never written', async () => {
+    const fake = FakeNews.seeded(300);
+    fake.latency = () => 2;
+    let posted: { a: number; l: number } | undefined;
+    fake.beforeAnswer = (_seq, sent) => {
+      if (posted === undefined && sent.path === '/v1/news/everything' && sent.body['page'] === 6) {
+        // A: an ordinary new article, published after the window's end (so outside it);
+        // then L: indexed later still, with an old publication time (inside it).
+        const a = fake.publish('2026-11-20T12:01:00.000Z').id;
+        const l = fake.publish('2026-11-20T09:00:00.000Z').id;
+        posted = { a, l };
+      }
+    };
+    const run = await collect(fake, {}, BY_ID);
+    expect(posted).toEqual({ a: 301, l: 302 });
+    // The window's count moved (L): a second pass read it again.
+    expect(run.events).toContainEqual({ kind: 'moved', before: 300, after: 301 });
+    // Both belong to the next run, which finds them above the watermark (300).
+    expect(run.ids).toEqual(newestFirstIds(300));
+    expectWatermarkSafe(fake, run, 300);
+  });
+});
+
 describe('lists that do not grow', () => {
   it('articles by id page at once from the second page, up to the ids asked for', async () => {
     const fake = FakeNews.seeded(100);

@@ -5,6 +5,7 @@
  * so each one pages several at once, reports it (-v, --log-file) and feeds
  * the progress line's total.
  */
+import { NewsError } from '../../api/errors.js';
 import type { NewsClient } from '../../api/index.js';
 import type { Page, RequestKind, WindowPin } from '../../api/paginate.js';
 import type { ApiResponse, RequestSpec } from '../../api/types.js';
@@ -70,6 +71,15 @@ export interface BudgetedOptions {
   readonly wholeRun: boolean;
   /** `--state`: the page that reaches the watermark is the last. */
   readonly lastPage?: (records: readonly Record<string, unknown>[]) => boolean;
+  /**
+   * `--state`: the list must be read to its end (or to the watermark). When
+   * the server's paging stops short of it, the run fails rather than let the
+   * watermark pass over what was not read.
+   */
+  readonly wholeList?: boolean;
+  /** `--state` over several windows: the run's indexing position, once one window has read it. */
+  readonly newestId?: number | undefined;
+  readonly onNewest?: (id: number) => void;
   /** `--resume`: the window the interrupted run was pinned to. */
   readonly pin?: WindowPin | undefined;
   /** Told the window's end once known (the checkpoint keeps it). */
@@ -100,6 +110,7 @@ export async function* budgetedPages(
   const hooks = pagingHooks(runtime, total, options.limit, (event) => {
     if (event.kind === 'capped') capped = true;
     if (event.kind === 'pinned') options.onPin?.(event.pin);
+    if (event.kind === 'newest') options.onNewest?.(event.id);
   });
   yield* client.paginate<ApiRecord>(request, {
     startPage: options.startPage,
@@ -109,6 +120,8 @@ export async function* budgetedPages(
     ...(budget === undefined ? {} : { maxRequests: budget }),
     ...(options.lastPage === undefined ? {} : { lastPage: options.lastPage }),
     ...(options.pin === undefined ? {} : { pin: options.pin }),
+    ...(options.newestId === undefined ? {} : { newestId: options.newestId }),
+    ...(options.wholeList === true ? { onCut: (reason: string) => cutShort(reason) } : {}),
     ...(tally.expected === undefined ? {} : { expected: tally.expected }),
     placement: 'body',
     signal: runtime.signal,
@@ -120,6 +133,14 @@ export async function* budgetedPages(
     },
   });
   if (capped && !onePage) throw budgetStop(tally.max!, tally.spent, options.resumable);
+}
+
+/** A `--state` run whose pages stopped before the end of the list: failed, the state unmoved. */
+function cutShort(reason: string): never {
+  throw new NewsError(
+    `the service's pages stopped before the end of the list (${reason}); the state is unchanged`,
+    { hint: 'the next run reads again from the same watermark; -v shows each page' },
+  );
 }
 
 /**
