@@ -170,13 +170,25 @@ export function countBody(body: Readonly<Record<string, unknown>>): Record<strin
 
 /** One article, the newest that matches: where the window's end is read when page one cannot tell. */
 export function newestProbe(request: RequestSpec): RequestSpec {
+  return probe(request, 'published_at');
+}
+
+/**
+ * One article, the last indexed that matches: a run's indexing position read
+ * before any of its pages (`--state` over several windows, incremental-run.ts).
+ */
+export function newestIdProbe(request: RequestSpec): RequestSpec {
+  return probe(request, 'id');
+}
+
+function probe(request: RequestSpec, by: 'published_at' | 'id'): RequestSpec {
   const body: Body = {};
   for (const [name, value] of Object.entries(bodyOf(request))) {
     if (!/^(hl|hl\.|facet|export)/.test(name)) body[name] = value;
   }
   return {
     ...request,
-    body: { ...body, 'sort.by': 'published_at', 'sort.order': 'desc', page: 1, per_page: 1 },
+    body: { ...body, 'sort.by': by, 'sort.order': 'desc', page: 1, per_page: 1 },
   };
 }
 

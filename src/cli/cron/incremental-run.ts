@@ -8,7 +8,7 @@ import type { RequestSpec } from '../../api/types.js';
 import type { ApiRecord } from '../../output/types.js';
 import type { ProgressLine } from '../reporter.js';
 import type { CronListRequest } from './cron-request.js';
-import { type Tally, budgetedPages } from './paged-budget.js';
+import { type Tally, budgetedPages, needsPosition, runPosition } from './paged-budget.js';
 import { runStats } from './run-log.js';
 import { type RunState, commitRunState, nextRunState } from './run-state.js';
 import { exportAndCommit } from './staged-export.js';
@@ -64,61 +64,51 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
       ? undefined
       : (records: readonly Record<string, unknown>[]) =>
           records.some((r) => idOf(r as ApiRecord) <= watermark);
-  // One indexing position for the whole run (src/api/page-pin.ts): the first
-  // window that reads it gives it to the later ones, so no window writes an
-  // article indexed after another window was read. A window read before it
-  // was known (empty then) is read again with it: an article indexed into it
-  // since would otherwise fall below the watermark the others move to.
-  let newest: number | undefined;
-  async function* windowRecords(one: RequestSpec): AsyncGenerator<ApiRecord[]> {
-    const limit = paging.limit === undefined ? undefined : paging.limit - written;
-    if (limit !== undefined && limit <= 0) return;
-    const pages = budgetedPages(client, req, one, tally, {
-      startPage: req.startPage,
-      perPage: req.perPage,
-      limit,
-      resumable: false,
-      progress,
-      wholeRun: requests.length === 1 && watermark === undefined,
-      ...(reaches === undefined ? {} : { lastPage: reaches }),
-      // The watermark must not pass over what the pages did not show.
-      wholeList: cron.state !== undefined,
-      newestId: newest,
-      onNewest: (id) => {
-        newest ??= id;
-      },
-    });
-    for await (const page of pages) {
-      const fresh: ApiRecord[] = [];
-      for (const record of page.records) {
-        const id = idOf(record);
-        // Written by an earlier run (in id order, the rest of the page is too).
-        if (watermark !== undefined && id <= watermark) break;
-        if (!Number.isNaN(id)) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-          maxId = maxId === undefined ? id : Math.max(maxId, id);
-        }
-        fresh.push(record);
-      }
-      written += fresh.length;
-      progress.update(fresh.length);
-      if (fresh.length > 0) {
-        // Not drawn over records written to the same terminal.
-        progress.hide();
-        yield fresh;
-      }
-      progress.show();
-    }
-  }
+  // Over several windows, one indexing position for all (paged-budget.ts).
+  const position = needsPosition(req, requests)
+    ? await runPosition(client, req, requests, tally)
+    : undefined;
   async function* records(): AsyncGenerator<ApiRecord[]> {
-    const unanchored: RequestSpec[] = [];
+    // Every window was empty when the run began: nothing is this run's.
+    if (position === null) return;
     for (const one of requests) {
-      yield* windowRecords(one);
-      if (newest === undefined) unanchored.push(one);
+      const limit = paging.limit === undefined ? undefined : paging.limit - written;
+      if (limit !== undefined && limit <= 0) return;
+      const pages = budgetedPages(client, req, one, tally, {
+        startPage: req.startPage,
+        perPage: req.perPage,
+        limit,
+        resumable: false,
+        progress,
+        wholeRun: requests.length === 1 && watermark === undefined,
+        ...(reaches === undefined ? {} : { lastPage: reaches }),
+        // The watermark must not pass over what the pages did not show.
+        wholeList: cron.state !== undefined,
+        newestId: position,
+      });
+      for await (const page of pages) {
+        const fresh: ApiRecord[] = [];
+        for (const record of page.records) {
+          const id = idOf(record);
+          // Written by an earlier run (in id order, the rest of the page is too).
+          if (watermark !== undefined && id <= watermark) break;
+          if (!Number.isNaN(id)) {
+            if (seen.has(id)) continue;
+            seen.add(id);
+            maxId = maxId === undefined ? id : Math.max(maxId, id);
+          }
+          fresh.push(record);
+        }
+        written += fresh.length;
+        progress.update(fresh.length);
+        if (fresh.length > 0) {
+          // Not drawn over records written to the same terminal.
+          progress.hide();
+          yield fresh;
+        }
+        progress.show();
+      }
     }
-    if (newest === undefined) return;
-    for (const one of unanchored) yield* windowRecords(one);
   }
 
   const { empty, pages } = await peek(records());
