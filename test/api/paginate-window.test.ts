@@ -232,26 +232,53 @@ function expectWatermarkSafe(fake: FakeNews, run: Run, newest: number): void {
 }
 
 describe('a list in indexing order (id, newest first: --state)', () => {
-  it('a busy list: pages of records already seen do not end the run, nothing indexed after page one is written', async () => {
+  // Articles go in at the top before every answer: the list shifts down by
+  // one page (the page before comes again) or two between any two requests,
+  // so pages repeat what earlier ones brought, and pages past the window's
+  // end show articles indexed after page one.
+  for (const perAnswer of [10, 20]) {
+    it(`a busy list (${perAnswer} new per answer): pages of records already seen do not end the run, nothing indexed after page one is written`, async () => {
+      const fake = FakeNews.seeded(300);
+      fake.latency = () => 2;
+      let clock = Date.parse(NEWEST);
+      fake.beforeAnswer = () => {
+        for (let i = 0; i < perAnswer; i++) {
+          clock += 1000;
+          fake.publish(new Date(clock).toISOString());
+        }
+      };
+      const run = await collect(fake, {}, BY_ID);
+      // Page one was answered after the first ones: its first record is the run's position.
+      const newest = 300 + perAnswer;
+      expect(run.ids).toEqual(newestFirstIds(newest));
+      expectWatermarkSafe(fake, run, newest);
+      expect(run.events).toContainEqual({ kind: 'newest', id: newest });
+      expect(run.events.some((e) => e.kind === 'skipped' && e.repeated === 10)).toBe(true);
+    });
+  }
+
+  it('a position given by the caller (a run over several windows) drops what is above it from page one', async () => {
     const fake = FakeNews.seeded(300);
-    fake.latency = () => 2;
-    let clock = Date.parse(NEWEST);
-    // Twenty articles go in at the top before every answer: the list shifts
-    // down by two pages between any two requests, so pages repeat what
-    // earlier ones brought, and pages past the window's end show articles
-    // indexed after page one.
-    fake.beforeAnswer = () => {
-      for (let i = 0; i < 20; i++) {
-        clock += 1000;
-        fake.publish(new Date(clock).toISOString());
-      }
+    const run = await collect(fake, { newestId: 250 }, BY_ID);
+    expect(run.ids).toEqual(newestFirstIds(250));
+    expect(run.events.some((e) => e.kind === 'newest')).toBe(false);
+    expect(run.events.filter((e) => e.kind === 'skipped')).toContainEqual({
+      kind: 'skipped',
+      page: 1,
+      of: 10,
+      repeated: 0,
+      later: 10,
+    });
+  });
+
+  it('other orders keep what was indexed after page one (the published_at pin decides)', async () => {
+    const fake = FakeNews.seeded(100);
+    fake.beforeAnswer = (_seq, sent) => {
+      if (sent.body['page'] === 2) fake.publish('2026-11-20T11:00:30.000Z');
     };
-    const run = await collect(fake, {}, BY_ID);
-    // Page one was answered after the first twenty: its first record is the run's position.
-    expect(run.ids[0]).toBe(320);
-    expect(run.ids).toEqual(newestFirstIds(320));
-    expectWatermarkSafe(fake, run, 320);
-    expect(run.events).toContainEqual({ kind: 'newest', id: 320 });
+    const run = await collect(fake, { newestId: 50 });
+    expect(run.ids).toContain(101);
+    expect(run.ids).toContain(100);
   });
 
   it('an article indexed late while the window is read: the second pass does not write past one never written', async () => {
