@@ -312,10 +312,14 @@ export class PagedRun<R> {
   #costFits(cost: number): boolean {
     if (this.#o.maxRequests === undefined) return true;
     const { expected } = this.#o;
+    const left = expected === undefined ? undefined : this.#pagesLeft(expected);
+    return left !== undefined && this.#requests.affordable(cost + Math.max(2, left));
+  }
+
+  /** Pages still to fetch of a list of `records`; undefined before the page size is known. */
+  #pagesLeft(records: number): number | undefined {
     const size = this.#pageSize;
-    if (expected === undefined || size === undefined) return false;
-    const left = Math.max(2, Math.ceil(expected / size) - this.#processed);
-    return this.#requests.affordable(cost + left);
+    return size === undefined ? undefined : Math.ceil(records / size) - this.#processed;
   }
 
   async #prepare(counted: boolean, rate: RateLimitInfo | undefined): Promise<void> {
@@ -328,11 +332,7 @@ export class PagedRun<R> {
         pin: this.#pin,
         counted,
         onPin: (pin) => this.#pinAt(pin),
-        fits: (count) => {
-          const size = this.#pageSize;
-          const left = size === undefined ? 0 : Math.ceil(count / size) - this.#processed;
-          return this.#requests.affordable(left + 1);
-        },
+        fits: (count) => this.#requests.affordable((this.#pagesLeft(count) ?? 0) + 1),
       });
       if (ready === undefined) {
         this.#noWindow = true;
@@ -383,12 +383,8 @@ export class PagedRun<R> {
     if (this.#countBefore !== undefined && this.#pin !== undefined) {
       // The closing count, while the last pages are handed over.
       this.#requests.reserved = 0;
-      this.#countAfter = countWindow(
-        this.#requests,
-        this.#request,
-        this.#pin,
-        this.#controller.signal,
-      );
+      const { signal } = this.#controller;
+      this.#countAfter = countWindow(this.#requests, this.#request, this.#pin, signal);
       this.#countAfter.catch(() => undefined);
     }
   }
