@@ -6,9 +6,32 @@
  * (page-rescan.ts).
  */
 import { asEnvelope, recordsOf } from './page-parse.js';
-import { type WindowPin, newestProbe, pinnedCount, publishedAt } from './page-pin.js';
+import {
+  type ListKind,
+  type WindowPin,
+  newestProbe,
+  pinnedCount,
+  publishedAt,
+} from './page-pin.js';
 import type { RunRequests } from './page-requests.js';
-import type { RequestSpec } from './types.js';
+import type { ApiResponse, RequestSpec } from './types.js';
+
+/**
+ * What opening a list's window takes in requests: none (a list that does
+ * not grow, or one already pinned and not counted), a probe for its end,
+ * counts; undefined: the list is never paged in parallel.
+ */
+export function windowCost(
+  kind: ListKind,
+  pinned: boolean,
+  mode: ApiResponse<unknown>['mode'],
+): { readonly counted: boolean; readonly requests: number } | undefined {
+  if (kind === 'fixed') return { counted: false, requests: 0 };
+  if (kind !== 'pinned' && kind !== 'counted') return undefined;
+  // Test keys' counts stop at 100: nothing to check a window with.
+  const counted = kind === 'counted' && mode !== 'test';
+  return { counted, requests: (pinned ? 0 : 1) + (counted ? 2 : 0) };
+}
 
 export interface WindowNeeds {
   readonly request: RequestSpec;

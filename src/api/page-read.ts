@@ -37,6 +37,8 @@ export class PageReader {
   readonly #learnNewest: boolean;
   /** Records handed over so far, both passes. */
   handed = 0;
+  /** Whether paging was cut short (the server said more pages follow): no second pass then. */
+  cut = false;
 
   constructor(request: RequestSpec, options: PaginateOptions) {
     this.#path = request.path;
@@ -92,9 +94,15 @@ export class PageReader {
       read.stop ??
       (read.received === 0 ? `page ${page} was empty but said more pages follow` : undefined);
     if (cut === undefined) return true;
-    if (this.#o.onCut === undefined) this.#warn(`${cut}; stopped paging`);
-    else this.#o.onCut(cut);
+    this.cutShort(cut);
     return false;
+  }
+
+  /** Paging stops though the server says more pages follow: a warning, or the caller's `onCut`. */
+  cutShort(reason: string): void {
+    this.cut = true;
+    if (this.#o.onCut === undefined) this.#warn(`${reason}; stopped paging`);
+    else this.#o.onCut(reason);
   }
 
   /** A second pass starts: its page numbers start again from the first. */

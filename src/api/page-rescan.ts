@@ -8,6 +8,7 @@
  * skipped) and what the first pass missed is handed over after all of its
  * pages.
  */
+import { NOTHING_NEW_PAGES } from './page-memory.js';
 import type { PageReader } from './page-read.js';
 import type { RunRequests } from './page-requests.js';
 import type { Page, PaginateOptions } from './page-types.js';
@@ -23,6 +24,8 @@ export interface SecondPass {
   /** The window's count when it opened, and the closing count on its way. */
   readonly before: number;
   readonly after: Promise<number | undefined>;
+  /** Records per page (the first page's). */
+  readonly pageSize: number | undefined;
   /** The request of page N, pinned. */
   readonly pageRequest: (page: number) => RequestSpec;
 }
@@ -38,12 +41,21 @@ export async function* verifyWindow<R>(pass: SecondPass): AsyncGenerator<Page<R>
   }
   if (after === pass.before) return;
   pass.options.onEvent?.({ kind: 'moved', before: pass.before, after });
-  yield* rescan<R>(pass);
+  yield* rescan<R>(pass, after);
 }
 
-async function* rescan<R>(pass: SecondPass): AsyncGenerator<Page<R>, void, undefined> {
-  const { options, reader, requests } = pass;
+async function* rescan<R>(
+  pass: SecondPass,
+  after: number | undefined,
+): AsyncGenerator<Page<R>, void, undefined> {
+  const { options, reader, requests, pageSize } = pass;
   const { limit, maxPages } = options;
+  // Pages expect repeats here, so the bound on a server that goes round in
+  // circles is the window's size: what its count fills, and room for a shift.
+  const most =
+    after === undefined || pageSize === undefined || pageSize === 0
+      ? undefined
+      : Math.ceil(after / pageSize) + NOTHING_NEW_PAGES;
   reader.restart();
   for (let page = pass.start; ; page++) {
     if (limit !== undefined && reader.handed >= limit) return;
@@ -59,5 +71,11 @@ async function* rescan<R>(pass: SecondPass): AsyncGenerator<Page<R>, void, undef
       yield { page, records, envelope, response: { ...response, body: envelope }, rescan: true };
     }
     if (!reader.goesOn(page, read)) return;
+    if (most !== undefined && page - pass.start + 1 >= most) {
+      reader.cutShort(
+        `the second pass read ${most} pages, more than the window's ${after} records fill`,
+      );
+      return;
+    }
   }
 }

@@ -35,7 +35,7 @@ import {
   newestFirst,
   pinned,
 } from './page-pin.js';
-import { countWindow, prepareWindow } from './page-prepare.js';
+import { countWindow, prepareWindow, windowCost } from './page-prepare.js';
 import { PageReader } from './page-read.js';
 import { RunRequests } from './page-requests.js';
 import { verifyWindow } from './page-rescan.js';
@@ -136,6 +136,7 @@ export class PagedRun<R> {
           signal: this.#controller.signal,
           before,
           after,
+          pageSize: this.#pageSize,
           pageRequest: (page) => this.#pageRequest(page),
         });
       }
@@ -287,21 +288,13 @@ export class PagedRun<R> {
     // Pages asked for past an unknown end are wasted (and may cost points):
     // only a list whose size the request names opens at once.
     if (this.#pages < OPEN_AFTER_PAGES && knownTotal(this.#request) === undefined) return;
-    if (this.#kind === 'fixed') {
-      this.#open(rate);
-      return;
+    const cost = windowCost(this.#kind, this.#pin !== undefined, response.mode);
+    if (cost === undefined) return;
+    if (cost.requests === 0) this.#open(rate);
+    else if (this.#costFits(cost.requests)) {
+      this.#opening = true;
+      void this.#prepare(cost.counted, rate);
     }
-    if (this.#kind !== 'pinned' && this.#kind !== 'counted') return;
-    // Test keys' counts stop at 100: nothing to check a window with.
-    const counted = this.#kind === 'counted' && response.mode !== 'test';
-    const probe = this.#pin === undefined;
-    if (!probe && !counted) {
-      this.#open(rate);
-      return;
-    }
-    if (!this.#costFits((probe ? 1 : 0) + (counted ? 2 : 0))) return;
-    this.#opening = true;
-    void this.#prepare(counted, rate);
   }
 
   /**
@@ -380,7 +373,8 @@ export class PagedRun<R> {
     this.#ended = true;
     for (const slot of this.#slots.values()) slot.controller.abort(new Error('past the end'));
     this.#slots.clear();
-    if (this.#countBefore !== undefined && this.#pin !== undefined) {
+    // A list cut short is not read again: its server pages in circles.
+    if (this.#countBefore !== undefined && this.#pin !== undefined && !this.#reader.cut) {
       // The closing count, while the last pages are handed over.
       this.#requests.reserved = 0;
       const { signal } = this.#controller;

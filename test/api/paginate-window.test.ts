@@ -165,6 +165,40 @@ describe('a pinned window', () => {
     expect(run.pages.some((p) => p.rescan)).toBe(true);
   });
 
+  it('a second pass over a server that ignores `page` ends after the pages the window’s count fills', async () => {
+    const fake = FakeNews.seeded(300);
+    const warnings: string[] = [];
+    let counts = 0;
+    fake.beforeAnswer = (_seq, sent) => {
+      if (sent.path === '/v1/news/count') counts += 1;
+      // The window moves, then the server answers its first page whatever is asked.
+      if (counts === 1 && sent.body['page'] === 8) fake.publish('2026-11-20T11:00:30.000Z');
+    };
+    fake.answerPage = (sent) => (counts >= 2 ? 1 : Number(sent.body['page']));
+    const run = await collect(fake, { onWarning: (m) => warnings.push(m) });
+    expect(run.events).toContainEqual({ kind: 'moved', before: 300, after: 301 });
+    // 301 records fill 31 pages; ten more for a shift, then the pass stops.
+    const second = pagesOf(fake.sent).filter((s) => s.seq > countsOf(fake.sent)[1]!.seq);
+    expect(second).toHaveLength(41);
+    expect(warnings).toEqual([
+      "the second pass read 41 pages, more than the window's 301 records fill; stopped paging",
+    ]);
+  });
+
+  it('a first pass cut short (a server going round in circles) is not counted again nor read twice', async () => {
+    const fake = FakeNews.seeded(300);
+    const warnings: string[] = [];
+    // From page 5 on, the server answers its fifth page whatever is asked.
+    fake.answerPage = (sent) => Math.min(5, Number(sent.body['page']));
+    const run = await collect(fake, { onWarning: (m) => warnings.push(m) });
+    expect(run.ids).toEqual(newestFirstIds(300).slice(0, 50));
+    expect(warnings).toEqual([
+      'pages 6 to 15 brought no record that was not already written; stopped paging',
+    ]);
+    expect(countsOf(fake.sent)).toHaveLength(1);
+    expect(run.pages.some((p) => p.rescan)).toBe(false);
+  });
+
   it('another order reads the end from a one-article probe sorted newest first', async () => {
     const fake = FakeNews.seeded(200);
     const run = await collect(
