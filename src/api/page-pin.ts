@@ -16,7 +16,20 @@
  * the pinned window. On the search endpoint, `count` over the pinned window
  * is taken when the window opens and again at the end: when it moved, the
  * pages are read once more one after another and what the parallel pass
- * missed is added (paginate.ts).
+ * missed is added (page-rescan.ts).
+ *
+ * A list in indexing order (`sort.by` id, newest first: what `--state`
+ * pages) is pinned by its indexing position as well: the first id of page
+ * one, the newest when that page was answered. The service has no filter on
+ * ids, so records above it are dropped here, in both passes: they were
+ * indexed after the run began and belong to the next run, which finds them
+ * above its watermark (the largest id written, never above this position).
+ * Every matching article at or below it was indexed before page one was
+ * answered, so before the window's end was read (page one itself, or the
+ * probe after it), and so is inside the window: none of them is lost. The
+ * published_at pin is still needed: without it the list would keep growing
+ * at the top while pages are fetched out of order, and records shifted past
+ * a page boundary would be skipped.
  *
  * Lists the service does not grow during a run (articles by id, the
  * directories) need no pin.
@@ -75,6 +88,39 @@ function bodyOf(request: RequestSpec): Body {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {};
 }
 
+/** Whether the list is in indexing order, newest first (`sort.by` id, descending): `--state`'s order. */
+export function newestIdFirst(request: RequestSpec): boolean {
+  const kind = listKind(request);
+  if (kind !== 'pinned' && kind !== 'counted') return false;
+  const body = bodyOf(request);
+  const by = body['sort.by'] ?? ruleOf(request)?.defaultSort;
+  return by === 'id' && body['sort.order'] !== 'asc';
+}
+
+/**
+ * The run's indexing position from page one of a list in id order, newest
+ * first: its first id, provided the page is in that order (a server that
+ * sorts otherwise is not trusted with it: nothing is dropped then).
+ */
+export function newestIdFromFirstPage(
+  records: readonly Readonly<Record<string, unknown>>[],
+): number | undefined {
+  let previous = Infinity;
+  for (const record of records) {
+    const id = record['id'];
+    if (typeof id !== 'number' || !Number.isFinite(id) || id > previous) return undefined;
+    previous = id;
+  }
+  const first = records[0]?.['id'];
+  return typeof first === 'number' ? first : undefined;
+}
+
+/** Whether a record was indexed after the run's position (a higher id): it belongs to the next run. */
+export function indexedAfter(record: Readonly<Record<string, unknown>>, newest: number): boolean {
+  const id = record['id'];
+  return typeof id === 'number' && id > newest;
+}
+
 /** Whether the first record of a page is the newest: the order is published_at, newest first. */
 export function newestFirst(request: RequestSpec): boolean {
   const body = bodyOf(request);
@@ -124,13 +170,25 @@ export function countBody(body: Readonly<Record<string, unknown>>): Record<strin
 
 /** One article, the newest that matches: where the window's end is read when page one cannot tell. */
 export function newestProbe(request: RequestSpec): RequestSpec {
+  return probe(request, 'published_at');
+}
+
+/**
+ * One article, the last indexed that matches: a run's indexing position read
+ * before any of its pages (`--state` over several windows, incremental-run.ts).
+ */
+export function newestIdProbe(request: RequestSpec): RequestSpec {
+  return probe(request, 'id');
+}
+
+function probe(request: RequestSpec, by: 'published_at' | 'id'): RequestSpec {
   const body: Body = {};
   for (const [name, value] of Object.entries(bodyOf(request))) {
     if (!/^(hl|hl\.|facet|export)/.test(name)) body[name] = value;
   }
   return {
     ...request,
-    body: { ...body, 'sort.by': 'published_at', 'sort.order': 'desc', page: 1, per_page: 1 },
+    body: { ...body, 'sort.by': by, 'sort.order': 'desc', page: 1, per_page: 1 },
   };
 }
 

@@ -27,8 +27,16 @@ export interface PaginateOptions {
   placement?: 'body' | 'query' | undefined;
   /** Where the records sit in the envelope; default `results`. */
   recordsKey?: string | undefined;
-  /** Told about skipped records and a paging loop cut short (the CLI prints `warning: …`). */
+  /** Told about records that are not objects and a paging loop cut short (the CLI prints `warning: …`). */
   onWarning?: ((message: string) => void) | undefined;
+  /**
+   * Told why paging stopped while the server still said more pages follow
+   * (a page number that does not advance, pages that bring nothing new, an
+   * empty page): the list was not read to its end. Default: a warning
+   * (`REASON; stopped paging`). Throwing from it fails the run instead
+   * (`--state`: a watermark must not pass over what was not read).
+   */
+  onCut?: ((reason: string) => void) | undefined;
   /**
    * Pages fetched at once: a number (1 = one after another), or `auto`
    * (the default): several, adapted to the rate-limit headers and to 429s
@@ -43,6 +51,12 @@ export interface PaginateOptions {
   lastPage?: ((records: readonly Record<string, unknown>[]) => boolean) | undefined;
   /** The window of an interrupted run (`--resume`): every page is pinned to it from the first. */
   pin?: WindowPin | undefined;
+  /**
+   * A list in id order, newest first: the run's indexing position, records
+   * above which are dropped (page-pin.ts). Read from page one when absent;
+   * a run made of several requests passes the first one's to the others.
+   */
+  newestId?: number | undefined;
   /**
    * The most requests the run may send, pages, probes and counts together
    * (`--max-points`): none is sent past it, not even a prefetch. When it
@@ -76,6 +90,16 @@ export type PagingEvent =
     }
   /** The window's end was read (the run should keep it to resume in the same window). */
   | { readonly kind: 'pinned'; readonly pin: WindowPin }
+  /** A list in id order: the run's indexing position, read from page one (records above it are dropped). */
+  | { readonly kind: 'newest'; readonly id: number }
+  /** Records of a page not handed over: already handed over, or indexed after the run's position. */
+  | {
+      readonly kind: 'skipped';
+      readonly page: number;
+      readonly of: number;
+      readonly repeated: number;
+      readonly later: number;
+    }
   | ConcurrencyChange
   /** The pinned window's count changed during the run: a second pass follows. */
   | { readonly kind: 'moved'; readonly before: number; readonly after: number | undefined }

@@ -15,16 +15,17 @@
  * - growing lists only within a pinned window (page-pin.ts); lists that do
  *   not grow during a run (`fixed`) need none.
  *
- * Answers are processed in page order whatever order they arrive in: the
- * records a page repeats are dropped (PageMemory), a failed page fails the
+ * Answers are processed in page order whatever order they arrive in and
+ * read by one PageReader (page-read.ts: repeats and records indexed after
+ * the run began dropped, whether paging goes on), a failed page fails the
  * run after the pages before it were handed over, and the end of the list
- * aborts the pages asked for past it. A counted window is counted again at
- * the end; when the count moved, a second pass, one page after another,
- * adds what the first one missed.
+ * aborts the pages asked for past it. The window's probe and counts are
+ * page-prepare.ts; a counted window is counted again at the end, and when
+ * the count moved a second pass adds what the first one missed
+ * (page-rescan.ts). Requests and their budget: page-requests.ts.
  */
 import { AdaptiveConcurrency } from './concurrency.js';
-import { type ApiObject, PageMemory } from './page-memory.js';
-import { asEnvelope, onlyObjects, recordsOf, withPage } from './page-parse.js';
+import { withPage } from './page-parse.js';
 import {
   type ListKind,
   type WindowPin,
@@ -32,12 +33,14 @@ import {
   knownTotal,
   listKind,
   newestFirst,
-  newestProbe,
   pinned,
-  pinnedCount,
-  publishedAt,
 } from './page-pin.js';
-import type { Page, PaginateOptions, RequestKind, Requester } from './page-types.js';
+import { countWindow, prepareWindow, windowCost } from './page-prepare.js';
+import { PageReader } from './page-read.js';
+import { RunRequests } from './page-requests.js';
+import { verifyWindow } from './page-rescan.js';
+import type { Page, PaginateOptions, Requester } from './page-types.js';
+import type { ApiObject } from './page-memory.js';
 import type { ApiResponse, RateLimitInfo, RequestSpec } from './types.js';
 import { InterruptedError } from './errors.js';
 
@@ -53,14 +56,13 @@ interface Slot {
 }
 
 export class PagedRun<R> {
-  readonly #client: Requester;
   readonly #request: RequestSpec;
   readonly #o: PaginateOptions;
   readonly #controller = new AbortController();
-  readonly #memory = new PageMemory();
+  readonly #reader: PageReader;
+  readonly #requests: RunRequests;
   readonly #kind: ListKind;
   readonly #start: number;
-  readonly #recordsKey: string;
   readonly #warn: (message: string) => void;
   /** Undefined with concurrency 1: the window never opens. */
   readonly #concurrency: AdaptiveConcurrency | undefined;
@@ -83,14 +85,9 @@ export class PagedRun<R> {
   readonly #ready: Ready<R>[] = [];
   #ended = false;
   #wake: (() => void) | undefined;
-  /** Requests sent (pages, probes, counts), and promised (the closing count). */
-  #sent = 0;
-  #reserved = 0;
-  #records = 0;
   #pages = 0;
 
   constructor(client: Requester, request: RequestSpec, options: PaginateOptions) {
-    this.#client = client;
     this.#request = request;
     this.#o = options;
     this.#kind = listKind(request);
@@ -98,9 +95,9 @@ export class PagedRun<R> {
     this.#next = this.#start;
     this.#processed = this.#start - 1;
     this.#delivered = this.#start - 1;
-    this.#recordsKey = options.recordsKey ?? 'results';
     this.#warn = options.onWarning ?? (() => {});
     this.#pin = options.pin;
+    this.#reader = new PageReader(request, options);
     const asked = options.concurrency ?? 'auto';
     this.#concurrency =
       asked === 'auto' || asked > 1
@@ -108,6 +105,7 @@ export class PagedRun<R> {
             options.onEvent?.(change),
           )
         : undefined;
+    this.#requests = new RunRequests(client, options, this.#concurrency);
   }
 
   async *pages(): AsyncGenerator<Page<R>, void, undefined> {
@@ -127,7 +125,21 @@ export class PagedRun<R> {
         this.#pump();
         yield item.page;
       }
-      yield* this.#verify();
+      const before = this.#countBefore;
+      const after = this.#countAfter;
+      if (before !== undefined && after !== undefined) {
+        yield* verifyWindow<R>({
+          options: this.#o,
+          start: this.#start,
+          reader: this.#reader,
+          requests: this.#requests,
+          signal: this.#controller.signal,
+          before,
+          after,
+          pageSize: this.#pageSize,
+          pageRequest: (page) => this.#pageRequest(page),
+        });
+      }
     } finally {
       this.#abort(new Error('pagination stopped'));
       signal?.removeEventListener('abort', onAbort);
@@ -163,11 +175,6 @@ export class PagedRun<R> {
     wake?.();
   }
 
-  #affordable(n: number): boolean {
-    const max = this.#o.maxRequests;
-    return max === undefined || this.#sent + this.#reserved + n <= max;
-  }
-
   #pump(): void {
     while (this.#mayLaunch()) this.#launch(this.#next++);
   }
@@ -190,37 +197,31 @@ export class PagedRun<R> {
       if (
         limit !== undefined &&
         size !== undefined &&
-        this.#records + (page - 1 - this.#processed) * size >= limit
+        this.#reader.handed + (page - 1 - this.#processed) * size >= limit
       )
         return false;
     }
-    return this.#affordable(1);
+    return this.#requests.affordable(1);
   }
 
   /** The request of a page: pinned once the window's end is known. */
-  #pageRequest(): RequestSpec {
-    return this.#pin === undefined ? this.#request : pinned(this.#request, this.#pin);
+  #pageRequest(page: number): RequestSpec {
+    const request = this.#pin === undefined ? this.#request : pinned(this.#request, this.#pin);
+    return withPage(request, page, this.#o.perPage, this.#o.placement);
   }
 
   #launch(page: number): void {
     const slot: Slot = { controller: new AbortController() };
     this.#slots.set(page, slot);
-    this.#sent += 1;
-    const epoch = this.#concurrency?.epoch ?? 0;
     let sending: Promise<ApiResponse<unknown>>;
     try {
-      sending = this.#client.request<unknown>({
-        ...withPage(this.#pageRequest(), page, this.#o.perPage, this.#o.placement),
-        signal: slot.controller.signal,
-        onRetry: (info) => this.#concurrency?.onRetry(info.status, epoch),
-      });
+      sending = this.#requests.send(this.#pageRequest(page), 'page', slot.controller.signal);
     } catch (error) {
       sending = Promise.reject(error);
     }
     sending
       .then(
         (response) => {
-          this.#o.onResponse?.(response, 'page');
           slot.outcome = { ok: response };
         },
         (error: unknown) => {
@@ -252,31 +253,12 @@ export class PagedRun<R> {
   }
 
   #process(page: number, response: ApiResponse<unknown>): void {
-    const { limit, maxPages } = this.#o;
-    const path = this.#request.path;
-    const envelope = asEnvelope(response.body, path);
-    const received = recordsOf(envelope, this.#recordsKey, path);
-    const objects = onlyObjects(received, page, this.#warn);
-    const { fresh, stop } = this.#memory.take(objects, received.length, envelope, page);
-    if (fresh.length < objects.length && stop === undefined) {
-      this.#warn(
-        `page ${page} repeated ${objects.length - fresh.length} of its ${objects.length} records already written; skipped them`,
-      );
-    }
-    if (stop !== undefined) this.#warn(stop);
-    const records = (limit === undefined ? fresh : fresh.slice(0, limit - this.#records)) as R[];
-    this.#records += records.length;
+    const read = this.#reader.read<R>(page, response.body, false);
     this.#pages += 1;
     if (this.#opened) this.#concurrency?.onResponse(response.rateLimit);
-    const more =
-      envelope['has_next_pages'] === true &&
-      stop === undefined &&
-      // An empty page claiming more would loop forever.
-      received.length > 0 &&
-      this.#o.lastPage?.(objects) !== true &&
-      (maxPages === undefined || this.#pages < maxPages) &&
-      (limit === undefined || this.#records < limit);
-    if (page === this.#start && more) this.#learn(objects, received.length);
+    const more = this.#reader.goesOn(page, read);
+    if (page === this.#start && more) this.#learn(read.objects, read.received);
+    const { envelope, records } = read;
     this.#ready.push({
       page: { page, records, envelope, response: { ...response, body: envelope } },
     });
@@ -292,8 +274,12 @@ export class PagedRun<R> {
     if (!newestFirst(this.#request)) return;
     const end = endFromFirstPage(objects);
     if (end === undefined) return;
-    this.#pin = { end };
-    this.#o.onEvent?.({ kind: 'pinned', pin: this.#pin });
+    this.#pinAt({ end });
+  }
+
+  #pinAt(pin: WindowPin): void {
+    this.#pin = pin;
+    this.#o.onEvent?.({ kind: 'pinned', pin });
   }
 
   #maybeOpen(response: ApiResponse<unknown>): void {
@@ -302,21 +288,13 @@ export class PagedRun<R> {
     // Pages asked for past an unknown end are wasted (and may cost points):
     // only a list whose size the request names opens at once.
     if (this.#pages < OPEN_AFTER_PAGES && knownTotal(this.#request) === undefined) return;
-    if (this.#kind === 'fixed') {
-      this.#open(rate);
-      return;
+    const cost = windowCost(this.#kind, this.#pin !== undefined, response.mode);
+    if (cost === undefined) return;
+    if (cost.requests === 0) this.#open(rate);
+    else if (this.#costFits(cost.requests)) {
+      this.#opening = true;
+      void this.#prepare(cost.counted, rate);
     }
-    if (this.#kind !== 'pinned' && this.#kind !== 'counted') return;
-    // Test keys' counts stop at 100: nothing to check a window with.
-    const counted = this.#kind === 'counted' && response.mode !== 'test';
-    const probe = this.#pin === undefined;
-    if (!probe && !counted) {
-      this.#open(rate);
-      return;
-    }
-    if (!this.#costFits((probe ? 1 : 0) + (counted ? 2 : 0))) return;
-    this.#opening = true;
-    void this.#prepare(probe, counted, rate);
   }
 
   /**
@@ -327,41 +305,37 @@ export class PagedRun<R> {
   #costFits(cost: number): boolean {
     if (this.#o.maxRequests === undefined) return true;
     const { expected } = this.#o;
-    const size = this.#pageSize;
-    if (expected === undefined || size === undefined) return false;
-    const left = Math.max(2, Math.ceil(expected / size) - this.#processed);
-    return this.#affordable(cost + left);
+    const left = expected === undefined ? undefined : this.#pagesLeft(expected);
+    return left !== undefined && this.#requests.affordable(cost + Math.max(2, left));
   }
 
-  async #prepare(probe: boolean, counted: boolean, rate: RateLimitInfo | undefined): Promise<void> {
+  /** Pages still to fetch of a list of `records`; undefined before the page size is known. */
+  #pagesLeft(records: number): number | undefined {
+    const size = this.#pageSize;
+    return size === undefined ? undefined : Math.ceil(records / size) - this.#processed;
+  }
+
+  async #prepare(counted: boolean, rate: RateLimitInfo | undefined): Promise<void> {
     try {
-      if (probe) {
-        const answer = await this.#extra(newestProbe(this.#request), 'probe');
-        const path = this.#request.path;
-        const [first] = recordsOf(asEnvelope(answer.body, path), this.#recordsKey, path);
-        const end = publishedAt(first as ApiObject | undefined);
-        if (end === undefined) {
-          this.#noWindow = true;
-          return;
-        }
-        this.#pin = { end };
-        this.#o.onEvent?.({ kind: 'pinned', pin: this.#pin });
+      const ready = await prepareWindow({
+        request: this.#request,
+        recordsKey: this.#o.recordsKey ?? 'results',
+        requests: this.#requests,
+        signal: this.#controller.signal,
+        pin: this.#pin,
+        counted,
+        onPin: (pin) => this.#pinAt(pin),
+        fits: (count) => this.#requests.affordable((this.#pagesLeft(count) ?? 0) + 1),
+      });
+      if (ready === undefined) {
+        this.#noWindow = true;
+        return;
       }
-      if (counted) {
-        this.#reserved = 1;
-        const count = await this.#count();
-        this.#reserved = 0;
-        const size = this.#pageSize;
-        const left =
-          count === undefined || size === undefined ? 0 : Math.ceil(count / size) - this.#processed;
-        // Under a request budget, the closing count must not be what stops the run.
-        if (count === undefined || !this.#affordable(left + 1)) {
-          this.#noWindow = true;
-          return;
-        }
-        this.#reserved = 1;
-        this.#countBefore = count;
-        this.#total = count;
+      if (ready.count !== undefined) {
+        // The closing count is promised: no page takes its place in the budget.
+        this.#requests.reserved = 1;
+        this.#countBefore = ready.count;
+        this.#total = ready.count;
       }
       this.#open(rate);
     } catch (error) {
@@ -369,7 +343,6 @@ export class PagedRun<R> {
       else {
         // The pages can still be fetched one after another, pinned if the end is known.
         this.#noWindow = true;
-        this.#reserved = 0;
         this.#warn(
           `could not prepare pages in parallel (${error instanceof Error ? error.message : String(error)}); fetching one page after another`,
         );
@@ -396,34 +369,16 @@ export class PagedRun<R> {
     });
   }
 
-  /** A request besides the pages (probe, count), counted against the budget. */
-  async #extra(spec: RequestSpec, kind: RequestKind): Promise<ApiResponse<unknown>> {
-    this.#sent += 1;
-    const epoch = this.#concurrency?.epoch ?? 0;
-    const response = await this.#client.request<unknown>({
-      ...spec,
-      signal: this.#controller.signal,
-      onRetry: (info) => this.#concurrency?.onRetry(info.status, epoch),
-    });
-    this.#o.onResponse?.(response, kind);
-    return response;
-  }
-
-  async #count(): Promise<number | undefined> {
-    if (this.#pin === undefined) return undefined;
-    const answer = await this.#extra(pinnedCount(this.#request, this.#pin), 'count');
-    const count = (answer.body as { count?: unknown } | null)?.count;
-    return typeof count === 'number' ? count : undefined;
-  }
-
   #end(): void {
     this.#ended = true;
     for (const slot of this.#slots.values()) slot.controller.abort(new Error('past the end'));
     this.#slots.clear();
-    if (this.#countBefore !== undefined) {
+    // A list cut short is not read again: its server pages in circles.
+    if (this.#countBefore !== undefined && this.#pin !== undefined && !this.#reader.cut) {
       // The closing count, while the last pages are handed over.
-      this.#reserved = 0;
-      this.#countAfter = this.#count();
+      this.#requests.reserved = 0;
+      const { signal } = this.#controller;
+      this.#countAfter = countWindow(this.#requests, this.#request, this.#pin, signal);
       this.#countAfter.catch(() => undefined);
     }
   }
@@ -433,56 +388,5 @@ export class PagedRun<R> {
     this.#ended = true;
     this.#countBefore = undefined;
     this.#abort(error);
-  }
-
-  /** The closing count; when the window moved, a second pass adds what the first missed. */
-  async *#verify(): AsyncGenerator<Page<R>, void, undefined> {
-    if (this.#countAfter === undefined) return;
-    let after: number | undefined;
-    try {
-      after = await this.#countAfter;
-    } catch (error) {
-      if (error instanceof InterruptedError || this.#controller.signal.aborted) throw error;
-      after = undefined;
-    }
-    const before = this.#countBefore;
-    if (before === undefined || after === before) return;
-    this.#o.onEvent?.({ kind: 'moved', before, after });
-    yield* this.#rescan();
-  }
-
-  async *#rescan(): AsyncGenerator<Page<R>, void, undefined> {
-    const { limit, maxPages } = this.#o;
-    this.#memory.restart();
-    for (let page = this.#start; ; page++) {
-      if (limit !== undefined && this.#records >= limit) return;
-      if (maxPages !== undefined && page >= this.#start + maxPages) return;
-      if (!this.#affordable(1)) {
-        this.#o.onEvent?.({ kind: 'capped' });
-        return;
-      }
-      this.#sent += 1;
-      const response = await this.#client.request<unknown>({
-        ...withPage(this.#pageRequest(), page, this.#o.perPage, this.#o.placement),
-        signal: this.#controller.signal,
-      });
-      this.#o.onResponse?.(response, 'page');
-      const path = this.#request.path;
-      const envelope = asEnvelope(response.body, path);
-      const received = recordsOf(envelope, this.#recordsKey, path);
-      const objects = onlyObjects(received, page, this.#warn);
-      const { fresh, stop } = this.#memory.take(objects, received.length, envelope, page, true);
-      const records = (limit === undefined ? fresh : fresh.slice(0, limit - this.#records)) as R[];
-      this.#records += records.length;
-      if (records.length > 0) {
-        yield { page, records, envelope, response: { ...response, body: envelope }, rescan: true };
-      }
-      const more =
-        envelope['has_next_pages'] === true &&
-        stop === undefined &&
-        received.length > 0 &&
-        this.#o.lastPage?.(objects) !== true;
-      if (!more) return;
-    }
   }
 }

@@ -10,9 +10,10 @@
  * The server is not trusted to page well: a record that is not a JSON object
  * is skipped with a warning naming its page and position (every format
  * then sees the same records); a record already yielded (same `id`) is never
- * yielded again; and a page that brings nothing new, or whose `page` number
- * does not advance, ends the loop with a warning instead of asking forever
- * (page-memory.ts).
+ * yielded again; and paging that goes round in circles (a `page` number that
+ * does not advance, the same page again, ten pages in a row with nothing
+ * new) ends the loop with a warning, or `onCut`, instead of asking forever
+ * (page-memory.ts, page-read.ts).
  */
 import { PagedRun } from './page-window.js';
 import type { Page, PageRequest, PaginateOptions, Requester } from './page-types.js';

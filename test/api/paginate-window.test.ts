@@ -165,6 +165,40 @@ describe('a pinned window', () => {
     expect(run.pages.some((p) => p.rescan)).toBe(true);
   });
 
+  it('a second pass over a server that ignores `page` ends after the pages the window’s count fills', async () => {
+    const fake = FakeNews.seeded(300);
+    const warnings: string[] = [];
+    let counts = 0;
+    fake.beforeAnswer = (_seq, sent) => {
+      if (sent.path === '/v1/news/count') counts += 1;
+      // The window moves, then the server answers its first page whatever is asked.
+      if (counts === 1 && sent.body['page'] === 8) fake.publish('2026-11-20T11:00:30.000Z');
+    };
+    fake.answerPage = (sent) => (counts >= 2 ? 1 : Number(sent.body['page']));
+    const run = await collect(fake, { onWarning: (m) => warnings.push(m) });
+    expect(run.events).toContainEqual({ kind: 'moved', before: 300, after: 301 });
+    // 301 records fill 31 pages; ten more for a shift, then the pass stops.
+    const second = pagesOf(fake.sent).filter((s) => s.seq > countsOf(fake.sent)[1]!.seq);
+    expect(second).toHaveLength(41);
+    expect(warnings).toEqual([
+      "the second pass read 41 pages, more than the window's 301 records fill; stopped paging",
+    ]);
+  });
+
+  it('a first pass cut short (a server going round in circles) is not counted again nor read twice', async () => {
+    const fake = FakeNews.seeded(300);
+    const warnings: string[] = [];
+    // From page 5 on, the server answers its fifth page whatever is asked.
+    fake.answerPage = (sent) => Math.min(5, Number(sent.body['page']));
+    const run = await collect(fake, { onWarning: (m) => warnings.push(m) });
+    expect(run.ids).toEqual(newestFirstIds(300).slice(0, 50));
+    expect(warnings).toEqual([
+      'pages 6 to 15 brought no record that was not already written; stopped paging',
+    ]);
+    expect(countsOf(fake.sent)).toHaveLength(1);
+    expect(run.pages.some((p) => p.rescan)).toBe(false);
+  });
+
   it('another order reads the end from a one-article probe sorted newest first', async () => {
     const fake = FakeNews.seeded(200);
     const run = await collect(
@@ -208,6 +242,99 @@ describe('a pinned window', () => {
     const run = await collect(fake, { startPage: 2, pin });
     expect(pagesOf(fake.sent)[0]?.body['published_at.end']).toBe(pin.end);
     expect(run.ids[0]).toBe(100 - 60 - 10);
+  });
+});
+
+/** A search in indexing order, newest first: what --state pages. */
+const BY_ID: RequestSpec = {
+  ...SEARCH,
+  body: { title: 'x', 'sort.by': 'id', 'sort.order': 'desc' },
+};
+
+/**
+ * What a --state watermark needs from a run: every article indexed at or
+ * below the largest id it wrote was written (else the watermark passes over
+ * it for good), each once, and nothing indexed after the run's first page.
+ */
+function expectWatermarkSafe(fake: FakeNews, run: Run, newest: number): void {
+  expect(new Set(run.ids).size).toBe(run.ids.length);
+  const top = Math.max(...run.ids);
+  expect(top).toBeLessThanOrEqual(newest);
+  const written = new Set(run.ids);
+  const missed = fake.articles.filter((a) => a.id <= top && !written.has(a.id)).map((a) => a.id);
+  expect(missed).toEqual([]);
+}
+
+describe('a list in indexing order (id, newest first: --state)', () => {
+  // Articles go in at the top before every answer: the list shifts down by
+  // one page (the page before comes again) or two between any two requests,
+  // so pages repeat what earlier ones brought, and pages past the window's
+  // end show articles indexed after page one.
+  for (const perAnswer of [10, 20]) {
+    it(`a busy list (${perAnswer} new per answer): pages of records already seen do not end the run, nothing indexed after page one is written`, async () => {
+      const fake = FakeNews.seeded(300);
+      fake.latency = () => 2;
+      let clock = Date.parse(NEWEST);
+      fake.beforeAnswer = () => {
+        for (let i = 0; i < perAnswer; i++) {
+          clock += 1000;
+          fake.publish(new Date(clock).toISOString());
+        }
+      };
+      const run = await collect(fake, {}, BY_ID);
+      // Page one was answered after the first ones: its first record is the run's position.
+      const newest = 300 + perAnswer;
+      expect(run.ids).toEqual(newestFirstIds(newest));
+      expectWatermarkSafe(fake, run, newest);
+      expect(run.events).toContainEqual({ kind: 'newest', id: newest });
+      expect(run.events.some((e) => e.kind === 'skipped' && e.repeated === 10)).toBe(true);
+    });
+  }
+
+  it('a position given by the caller (a run over several windows) drops what is above it from page one', async () => {
+    const fake = FakeNews.seeded(300);
+    const run = await collect(fake, { newestId: 250 }, BY_ID);
+    expect(run.ids).toEqual(newestFirstIds(250));
+    expect(run.events.some((e) => e.kind === 'newest')).toBe(false);
+    expect(run.events.filter((e) => e.kind === 'skipped')).toContainEqual({
+      kind: 'skipped',
+      page: 1,
+      of: 10,
+      repeated: 0,
+      later: 10,
+    });
+  });
+
+  it('other orders keep what was indexed after page one (the published_at pin decides)', async () => {
+    const fake = FakeNews.seeded(100);
+    fake.beforeAnswer = (_seq, sent) => {
+      if (sent.body['page'] === 2) fake.publish('2026-11-20T11:00:30.000Z');
+    };
+    const run = await collect(fake, { newestId: 50 });
+    expect(run.ids).toContain(101);
+    expect(run.ids).toContain(100);
+  });
+
+  it('an article indexed late while the window is read: the second pass does not write past one never written', async () => {
+    const fake = FakeNews.seeded(300);
+    fake.latency = () => 2;
+    let posted: { a: number; l: number } | undefined;
+    fake.beforeAnswer = (_seq, sent) => {
+      if (posted === undefined && sent.path === '/v1/news/everything' && sent.body['page'] === 6) {
+        // A: an ordinary new article, published after the window's end (so outside it);
+        // then L: indexed later still, with an old publication time (inside it).
+        const a = fake.publish('2026-11-20T12:01:00.000Z').id;
+        const l = fake.publish('2026-11-20T09:00:00.000Z').id;
+        posted = { a, l };
+      }
+    };
+    const run = await collect(fake, {}, BY_ID);
+    expect(posted).toEqual({ a: 301, l: 302 });
+    // The window's count moved (L): a second pass read it again.
+    expect(run.events).toContainEqual({ kind: 'moved', before: 300, after: 301 });
+    // Both belong to the next run, which finds them above the watermark (300).
+    expect(run.ids).toEqual(newestFirstIds(300));
+    expectWatermarkSafe(fake, run, 300);
   });
 });
 

@@ -196,6 +196,55 @@ describe('paginate', () => {
     expect(seen).toEqual([1]);
   });
 
+  it('a list cut short is told to onCut (the caller’s own ends are not), which may fail the run', async () => {
+    const cuts: string[] = [];
+    server.enqueue(
+      '/v1/people',
+      { json: { page: 1, has_next_pages: true, results: [{ id: 1 }] } },
+      { json: { page: 2, has_next_pages: true, results: [] } },
+    );
+    const seen: number[] = [];
+    for await (const page of client.paginate(
+      { method: 'GET', path: '/v1/people' },
+      { onCut: (reason) => cuts.push(reason) },
+    ))
+      seen.push(page.page);
+    expect(seen).toEqual([1, 2]);
+    expect(cuts).toEqual(['page 2 was empty but said more pages follow']);
+
+    // The caller's last page, maxPages, limit: no cut.
+    serveList('/v1/news/everything', 100);
+    const body = { method: 'POST' as const, path: '/v1/news/everything', body: {} };
+    for (const options of [{ maxPages: 2 }, { limit: 15 }, { lastPage: () => true }]) {
+      for await (const _ of client.paginate(body, {
+        perPage: 10,
+        ...options,
+        onCut: (r) => cuts.push(r),
+      }))
+        void _;
+    }
+    expect(cuts).toHaveLength(1);
+
+    // Thrown from onCut: the pages before were handed over, then the run fails.
+    server.handle('/v1/people', (req) => ({
+      json: { page: 1, has_next_pages: true, results: [{ id: pageOf(req) }] },
+    }));
+    const handed: number[] = [];
+    const failing = async (): Promise<void> => {
+      for await (const page of client.paginate(
+        { method: 'GET', path: '/v1/people' },
+        {
+          onCut: (reason) => {
+            throw new Error(`cut: ${reason}`);
+          },
+        },
+      ))
+        handed.push(page.page);
+    };
+    await expect(failing()).rejects.toThrow('cut: page 2: the server answered page 1 again');
+    expect(handed).toEqual([1]);
+  });
+
   it('a body that is not a list envelope is a ResponseError', async () => {
     server.enqueue('/v1/people', { json: { results: 'nope' } });
     const run = async (): Promise<void> => {

@@ -8,7 +8,7 @@ import type { RequestSpec } from '../../api/types.js';
 import type { ApiRecord } from '../../output/types.js';
 import type { ProgressLine } from '../reporter.js';
 import type { CronListRequest } from './cron-request.js';
-import { type Tally, budgetedPages } from './paged-budget.js';
+import { type Tally, budgetedPages, needsPosition, runPosition } from './paged-budget.js';
 import { runStats } from './run-log.js';
 import { type RunState, commitRunState, nextRunState } from './run-state.js';
 import { exportAndCommit } from './staged-export.js';
@@ -64,7 +64,13 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
       ? undefined
       : (records: readonly Record<string, unknown>[]) =>
           records.some((r) => idOf(r as ApiRecord) <= watermark);
+  // Over several windows, one indexing position for all (paged-budget.ts).
+  const position = needsPosition(req, requests)
+    ? await runPosition(client, req, requests, tally)
+    : undefined;
   async function* records(): AsyncGenerator<ApiRecord[]> {
+    // Every window was empty when the run began: nothing is this run's.
+    if (position === null) return;
     for (const one of requests) {
       const limit = paging.limit === undefined ? undefined : paging.limit - written;
       if (limit !== undefined && limit <= 0) return;
@@ -76,6 +82,9 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
         progress,
         wholeRun: requests.length === 1 && watermark === undefined,
         ...(reaches === undefined ? {} : { lastPage: reaches }),
+        // The watermark must not pass over what the pages did not show.
+        wholeList: cron.state !== undefined,
+        newestId: position,
       });
       for await (const page of pages) {
         const fresh: ApiRecord[] = [];

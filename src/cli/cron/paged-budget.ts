@@ -5,7 +5,9 @@
  * so each one pages several at once, reports it (-v, --log-file) and feeds
  * the progress line's total.
  */
+import { NewsError } from '../../api/errors.js';
 import type { NewsClient } from '../../api/index.js';
+import { newestIdFirst, newestIdProbe } from '../../api/page-pin.js';
 import type { Page, RequestKind, WindowPin } from '../../api/paginate.js';
 import type { ApiResponse, RequestSpec } from '../../api/types.js';
 import type { ApiRecord } from '../../output/types.js';
@@ -70,6 +72,14 @@ export interface BudgetedOptions {
   readonly wholeRun: boolean;
   /** `--state`: the page that reaches the watermark is the last. */
   readonly lastPage?: (records: readonly Record<string, unknown>[]) => boolean;
+  /**
+   * `--state`: the list must be read to its end (or to the watermark). When
+   * the server's paging stops short of it, the run fails rather than let the
+   * watermark pass over what was not read.
+   */
+  readonly wholeList?: boolean;
+  /** `--state` over several windows: the run's indexing position (runPosition). */
+  readonly newestId?: number | undefined;
   /** `--resume`: the window the interrupted run was pinned to. */
   readonly pin?: WindowPin | undefined;
   /** Told the window's end once known (the checkpoint keeps it). */
@@ -109,6 +119,8 @@ export async function* budgetedPages(
     ...(budget === undefined ? {} : { maxRequests: budget }),
     ...(options.lastPage === undefined ? {} : { lastPage: options.lastPage }),
     ...(options.pin === undefined ? {} : { pin: options.pin }),
+    ...(options.newestId === undefined ? {} : { newestId: options.newestId }),
+    ...(options.wholeList === true ? { onCut: (reason: string) => cutShort(reason) } : {}),
     ...(tally.expected === undefined ? {} : { expected: tally.expected }),
     placement: 'body',
     signal: runtime.signal,
@@ -120,6 +132,61 @@ export async function* budgetedPages(
     },
   });
   if (capped && !onePage) throw budgetStop(tally.max!, tally.spent, options.resumable);
+}
+
+/** Whether the run reads its indexing position first: `--state` over several windows (runPosition). */
+export function needsPosition(req: CronListRequest, requests: readonly RequestSpec[]): boolean {
+  const [first] = requests;
+  return (
+    req.paging.cron.state !== undefined &&
+    requests.length > 1 &&
+    first !== undefined &&
+    newestIdFirst(first)
+  );
+}
+
+/**
+ * `--state` over several windows: the run's indexing position, read before
+ * any window is paged (src/api/page-pin.ts), the newest id among the
+ * windows, one article each. Every article at or below it was indexed before
+ * the first page of any window, so each window, paged with it, writes all of
+ * its own, and none writes an article indexed after another window was read
+ * (which would lift the watermark over one that window never saw). A
+ * position taken from the first window's pages alone would do the first but
+ * not the second, and one from the newest window alone would leave an older
+ * window's late articles above it run after run. Null: every window was
+ * empty; what comes next belongs to the next run.
+ */
+export async function runPosition(
+  client: NewsClient,
+  req: CronListRequest,
+  requests: readonly RequestSpec[],
+  tally: Tally,
+): Promise<number | null> {
+  let newest: number | null = null;
+  for (const request of requests) {
+    const first = tally.spent === 0 && typeof bodyOf(request)['prompt'] === 'string';
+    if (tally.requestsLeft(first) === 0) throw budgetStop(tally.max!, tally.spent, false);
+    const response = await client.request<{ results?: unknown }>({
+      ...newestIdProbe(request),
+      signal: req.runtime.signal,
+    });
+    tally.spend(response, 'probe');
+    const results = response.body?.results;
+    const id = Array.isArray(results)
+      ? (results[0] as { id?: unknown } | undefined)?.id
+      : undefined;
+    if (typeof id === 'number' && Number.isFinite(id)) newest = Math.max(newest ?? id, id);
+  }
+  return newest;
+}
+
+/** A `--state` run whose pages stopped before the end of the list: failed, the state unmoved. */
+function cutShort(reason: string): never {
+  throw new NewsError(
+    `the service's pages stopped before the end of the list (${reason}); the state is unchanged`,
+    { hint: 'the next run reads again from the same watermark; -v shows each page' },
+  );
 }
 
 /**
@@ -152,7 +219,8 @@ export async function checkEstimate(
     typeof bodyOf(req.spec)['prompt'] === 'string',
   );
   req.runtime.report.debug(describeEstimate(estimate));
-  if (tally.spent + estimate.points > cron.maxPoints) {
+  const probes = needsPosition(req, requests) ? requests.length : 0;
+  if (tally.spent + estimate.points + probes > cron.maxPoints) {
     throw new BudgetError(
       `the export would take about ${estimate.points} points (${estimate.pages} pages for ${estimate.count} articles), more than --max-points ${cron.maxPoints}`,
       {

@@ -1,9 +1,10 @@
 /**
  * What every paged run tells the user about its pages in flight: `-v` lines
- * (the window, its pin, each change of concurrency and back-off), the
- * `--log-file` counters (run-log.ts) and the progress line's total. One
- * place, so the plain, checkpointed, incremental and partitioned paths say
- * the same things. Loaded with import() by the list runner.
+ * (the window, its pins, each change of concurrency and back-off, the
+ * records a page skipped), the `--log-file` counters (run-log.ts) and the
+ * progress line's total. One place, so the plain, checkpointed, incremental
+ * and partitioned paths say the same things. Loaded with import() by the
+ * list runner.
  */
 import { DEFAULT_MAX } from '../../api/concurrency.js';
 import type { PaginateOptions, PagingEvent } from '../../api/index.js';
@@ -31,6 +32,21 @@ export function pagingHooks(
         case 'pinned':
           report.debug(`paging: window pinned at published_at.end ${event.pin.end}`);
           break;
+        case 'newest':
+          report.debug(
+            `paging: in indexing order from id ${event.id} down; what is indexed later is left for the next run`,
+          );
+          break;
+        case 'skipped': {
+          // Normal while the service indexes (docs/CRON.md): not a warning.
+          const parts: string[] = [];
+          if (event.repeated > 0) parts.push(`${event.repeated} already written`);
+          if (event.later > 0) parts.push(`${event.later} indexed after the run began`);
+          report.debug(
+            `paging: page ${event.page} (${event.of} records): skipped ${parts.join(' and ')}`,
+          );
+          break;
+        }
         case 'window': {
           stats.concurrency = Math.max(stats.concurrency ?? 1, event.concurrency);
           const how = event.adaptive

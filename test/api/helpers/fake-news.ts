@@ -36,6 +36,8 @@ export class FakeNews implements Transport {
   fault: (seq: number, sent: Sent) => Fault | undefined = () => undefined;
   /** Called when request `seq` is evaluated, before its answer is computed: the index may change here. */
   beforeAnswer: (seq: number, sent: Sent) => void = () => {};
+  /** The page answered for request `sent` (default: the one asked for; a broken server may ignore it). */
+  answerPage: (sent: Sent) => number = (sent) => Number(sent.body['page'] ?? 1);
   /** Rate-limit headers to send, if any. */
   rateLimit: (() => { limit: number; remaining: number; reset: number }) | undefined;
   #seq = 0;
@@ -142,7 +144,8 @@ export class FakeNews implements Transport {
     }
     const page = Number(sent.body['page'] ?? 1);
     const perPage = Number(sent.body['per_page'] ?? 10);
-    const results = matches.slice((page - 1) * perPage, page * perPage);
+    const answered = this.answerPage(sent);
+    const results = matches.slice((answered - 1) * perPage, answered * perPage);
     return {
       status: 200,
       statusText: 'OK',
@@ -151,7 +154,7 @@ export class FakeNews implements Transport {
         status: 'ok',
         page,
         limit: perPage,
-        has_next_pages: page * perPage < matches.length,
+        has_next_pages: answered * perPage < matches.length,
         results,
       }),
     };
