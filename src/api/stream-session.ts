@@ -6,7 +6,8 @@
  * a WebSocket `resume`): the last article handed out, else the position the
  * server told at connect, else (a server that tells none) what the search
  * found since the first connection (`catchUp`). A bounded set of seen ids
- * drops the articles a replay sends again, so the consumer never gets one twice.
+ * drops the articles a replay sends again, and nothing at or below the id
+ * it started after is handed out, so the consumer never gets one twice.
  *
  * Pull-based: the next batch is read from the socket only once the consumer
  * asks for it, so a slow writer slows the stream instead of filling memory.
@@ -62,7 +63,11 @@ export interface StreamSessionOptions {
   /** The stream URL, query included. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** Where to resume from on the first connection (a saved state). */
+  /**
+   * Where to resume from on the first connection (a saved state). Ids grow
+   * in indexing order, so an article at or below it was written before and
+   * is dropped whatever the server sends.
+   */
   readonly lastEventId?: string | undefined;
   /** Idle timeout = 3 × this. */
   readonly heartbeatMs?: number | undefined;
@@ -143,12 +148,17 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
   /** Articles written from the catch-up search (a server without positions). */
   caughtUp = 0;
   private readonly seen: SeenIds;
+  /** The numeric id the session started after: nothing at or below it is handed out. */
+  private readonly floor: number | undefined;
   /** Everything since this instant reached the consumer or is on its way (no position known yet). */
   private coveredSince: Date | undefined;
   private retryMs: number;
 
   constructor(private readonly options: StreamSessionOptions) {
     this.lastEventId = options.lastEventId;
+    const floor = Number(options.lastEventId);
+    this.floor =
+      options.lastEventId !== undefined && Number.isSafeInteger(floor) ? floor : undefined;
     this.seen = new SeenIds(options.seenCapacity ?? SEEN_IDS);
     this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   }
@@ -325,13 +335,20 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
 
   /** Whether the article is new; the last one admitted is where a reconnect resumes. */
   private admit(article: StreamArticle): boolean {
-    if (this.seen.has(article.id)) {
+    if (this.seen.has(article.id) || this.atOrBelowStart(article.id)) {
       this.duplicates++;
       return false;
     }
     this.seen.add(article.id);
     this.lastEventId = article.id;
     return true;
+  }
+
+  /** Written by an earlier run: a replay, or a server whose ids went back (a restarted mock). */
+  private atOrBelowStart(id: string): boolean {
+    if (this.floor === undefined) return false;
+    const n = Number(id);
+    return Number.isSafeInteger(n) && n <= this.floor;
   }
 
   private pendingError: Error | undefined;
