@@ -13,7 +13,7 @@ import { isBinaryFormat, isGzipPath } from './formats.js';
 import { type ExistingFile, LiveFileSink } from './live-file-sink.js';
 import type { Writable } from 'node:stream';
 import { openFileSink } from './open-sink.js';
-import { isS3Url } from './s3/url.js';
+import { isS3Url, parseObjectUrl } from './s3/url.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -78,7 +78,9 @@ export async function checkLiveExport(options: LiveExportOptions): Promise<void>
       { hint: 'with --state, write jsonl, ndjson, csv or tsv, which each run appends to' },
     );
   }
-  await LiveFileSink.check(output);
+  // An object in a store is uploaded whole at the end: only its name can be checked before connecting.
+  if (isS3Url(output)) parseObjectUrl(output);
+  else await LiveFileSink.check(output);
 }
 
 export async function openLiveExport(options: LiveExportOptions): Promise<LiveExport> {
