@@ -147,6 +147,12 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
   reconnects = 0;
   /** Articles written from the catch-up search (a server without positions). */
   caughtUp = 0;
+  /**
+   * The error of the last failed connection attempt, as it would be thrown
+   * once the attempts run out: a run stopped before that (`--duration`)
+   * that never had a connection accepted ends with it.
+   */
+  lastFailure: Error | undefined;
   private readonly seen: SeenIds;
   /** The numeric id the session started after: nothing at or below it is handed out. */
   private readonly floor: number | undefined;
@@ -239,7 +245,8 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
           } else if (error instanceof ApiErrorClass) {
             if (!retryable(error)) throw this.finalError(error);
             failures++;
-            if (failures > o.maxFailures) throw this.finalError(error);
+            this.lastFailure = this.finalError(error);
+            if (failures > o.maxFailures) throw this.lastFailure;
             reason = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
             if (error.retryAfter !== undefined) retryAfterMs = error.retryAfter * 1000;
           } else if (error instanceof NewsError || isBug(error)) {
@@ -248,18 +255,17 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             const failure = classifyNetworkError(error);
             if (!opened) failures++;
             reason = redactText(failure.reason, o.apiKey);
-            if (failures > o.maxFailures) {
-              const host = hostOf(o.url);
-              const after = failures > 1 ? ` after ${failures} attempts` : '';
-              throw failure.timeout
-                ? new TimeoutError(`no answer from the stream at ${host}${after}`)
-                : new ConnectionError(
-                    `cannot keep the stream from ${host} open (${reason})${after}`,
-                    {
-                      hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
-                    },
-                  );
-            }
+            const host = hostOf(o.url);
+            const after = failures > 1 ? ` after ${failures} attempts` : '';
+            this.lastFailure = failure.timeout
+              ? new TimeoutError(`no answer from the stream at ${host}${after}`)
+              : new ConnectionError(
+                  `${this.coveredSince === undefined ? `cannot connect to the stream at ${host}` : `cannot keep the stream from ${host} open`} (${reason})${after}`,
+                  {
+                    hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
+                  },
+                );
+            if (failures > o.maxFailures) throw this.lastFailure;
           }
         } finally {
           clearTimeout(watchdog);

@@ -7,7 +7,7 @@
  * `--state FILE` (src/cli/cron/stream-state.ts) starts the stream after the
  * saved id and moves it after each batch has reached the output.
  */
-import { InterruptedError, UsageError } from '../../api/errors.js';
+import { InterruptedError, TimeoutError, UsageError } from '../../api/errors.js';
 import type { StreamTransport } from '../../api/stream-types.js';
 import type { RequestSpec } from '../../api/types.js';
 import {
@@ -306,6 +306,15 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       // Accepted but nothing written yet: the output opened anyway (empty, or continued).
       out ??= await opening?.catch(() => undefined);
       const ended = error instanceof InterruptedError && timeUp && !runtime.signal.aborted;
+      // --duration ran out before any connection was accepted: that is the network's failure.
+      if (ended && opening === undefined) {
+        throw (
+          session.lastFailure ??
+          new TimeoutError(
+            `the stream at ${new URL(prepared.url).host} accepted no connection within --duration (${options.durationMs! / 1000} s)`,
+          )
+        );
+      }
       if (!ended) {
         // What arrived stays: a live output keeps its records, a finite one is completed.
         const output = out;
@@ -331,7 +340,6 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       runtime.signal.removeEventListener('abort', onInterrupt);
       await transport.close().catch(() => undefined);
     }
-    // A --duration that ended before any connection was accepted: nothing was opened, nothing written.
     out ??= await opening;
     const output = out;
     if (output?.broken) {
