@@ -257,14 +257,16 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             reason = redactText(failure.reason, o.apiKey);
             const host = hostOf(o.url);
             const after = failures > 1 ? ` after ${failures} attempts` : '';
+            // Never accepted, or accepted once and lost.
+            const what =
+              this.coveredSince === undefined
+                ? `cannot connect to the stream at ${host}`
+                : `cannot keep the stream from ${host} open`;
             this.lastFailure = failure.timeout
               ? new TimeoutError(`no answer from the stream at ${host}${after}`)
-              : new ConnectionError(
-                  `${this.coveredSince === undefined ? `cannot connect to the stream at ${host}` : `cannot keep the stream from ${host} open`} (${reason})${after}`,
-                  {
-                    hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
-                  },
-                );
+              : new ConnectionError(`${what} (${reason})${after}`, {
+                  hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
+                });
             if (failures > o.maxFailures) throw this.lastFailure;
           }
         } finally {

@@ -18,12 +18,13 @@ import { type RecordEnds, completeLength } from './complete-records.js';
 import { isS3Url } from './s3/url.js';
 import { StreamSink } from './sink.js';
 
-/** What a file being continued holds once cut back to its last complete record: enough to check its header. */
+/** What a file being continued holds: enough to check its header and cut a torn last record. */
 export interface ExistingFile {
+  /** Where its last complete record ends: what is kept. */
   readonly size: number;
   /** Its first bytes (at most HEAD_BYTES). */
   readonly head: Buffer;
-  /** Bytes of a record cut short by a crash, removed before this run's records. */
+  /** Bytes of a record cut short by a crash after that, removed before this run's records (dropTornRecord). */
   readonly cut: number;
 }
 
