@@ -6,7 +6,8 @@
  * a WebSocket `resume`): the last article handed out, else the position the
  * server told at connect, else (a server that tells none) what the search
  * found since the first connection (`catchUp`). A bounded set of seen ids
- * drops the articles a replay sends again, so the consumer never gets one twice.
+ * drops the articles a replay sends again, and nothing at or below the id
+ * it started after is handed out, so the consumer never gets one twice.
  *
  * Pull-based: the next batch is read from the socket only once the consumer
  * asks for it, so a slow writer slows the stream instead of filling memory.
@@ -62,7 +63,11 @@ export interface StreamSessionOptions {
   /** The stream URL, query included. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** Where to resume from on the first connection (a saved state). */
+  /**
+   * Where to resume from on the first connection (a saved state). Ids grow
+   * in indexing order, so an article at or below it was written before and
+   * is dropped whatever the server sends.
+   */
   readonly lastEventId?: string | undefined;
   /** Idle timeout = 3 × this. */
   readonly heartbeatMs?: number | undefined;
@@ -142,13 +147,24 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
   reconnects = 0;
   /** Articles written from the catch-up search (a server without positions). */
   caughtUp = 0;
+  /**
+   * The error of the last failed connection attempt, as it would be thrown
+   * once the attempts run out: a run stopped before that (`--duration`)
+   * that never had a connection accepted ends with it.
+   */
+  lastFailure: Error | undefined;
   private readonly seen: SeenIds;
+  /** The numeric id the session started after: nothing at or below it is handed out. */
+  private readonly floor: number | undefined;
   /** Everything since this instant reached the consumer or is on its way (no position known yet). */
   private coveredSince: Date | undefined;
   private retryMs: number;
 
   constructor(private readonly options: StreamSessionOptions) {
     this.lastEventId = options.lastEventId;
+    const floor = Number(options.lastEventId);
+    this.floor =
+      options.lastEventId !== undefined && Number.isSafeInteger(floor) ? floor : undefined;
     this.seen = new SeenIds(options.seenCapacity ?? SEEN_IDS);
     this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   }
@@ -229,7 +245,8 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
           } else if (error instanceof ApiErrorClass) {
             if (!retryable(error)) throw this.finalError(error);
             failures++;
-            if (failures > o.maxFailures) throw this.finalError(error);
+            this.lastFailure = this.finalError(error);
+            if (failures > o.maxFailures) throw this.lastFailure;
             reason = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
             if (error.retryAfter !== undefined) retryAfterMs = error.retryAfter * 1000;
           } else if (error instanceof NewsError || isBug(error)) {
@@ -238,18 +255,19 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             const failure = classifyNetworkError(error);
             if (!opened) failures++;
             reason = redactText(failure.reason, o.apiKey);
-            if (failures > o.maxFailures) {
-              const host = hostOf(o.url);
-              const after = failures > 1 ? ` after ${failures} attempts` : '';
-              throw failure.timeout
-                ? new TimeoutError(`no answer from the stream at ${host}${after}`)
-                : new ConnectionError(
-                    `cannot keep the stream from ${host} open (${reason})${after}`,
-                    {
-                      hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
-                    },
-                  );
-            }
+            const host = hostOf(o.url);
+            const after = failures > 1 ? ` after ${failures} attempts` : '';
+            // Never accepted, or accepted once and lost.
+            const what =
+              this.coveredSince === undefined
+                ? `cannot connect to the stream at ${host}`
+                : `cannot keep the stream from ${host} open`;
+            this.lastFailure = failure.timeout
+              ? new TimeoutError(`no answer from the stream at ${host}${after}`)
+              : new ConnectionError(`${what} (${reason})${after}`, {
+                  hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
+                });
+            if (failures > o.maxFailures) throw this.lastFailure;
           }
         } finally {
           clearTimeout(watchdog);
@@ -325,13 +343,20 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
 
   /** Whether the article is new; the last one admitted is where a reconnect resumes. */
   private admit(article: StreamArticle): boolean {
-    if (this.seen.has(article.id)) {
+    if (this.seen.has(article.id) || this.atOrBelowStart(article.id)) {
       this.duplicates++;
       return false;
     }
     this.seen.add(article.id);
     this.lastEventId = article.id;
     return true;
+  }
+
+  /** Written by an earlier run: a replay, or a server whose ids went back (a restarted mock). */
+  private atOrBelowStart(id: string): boolean {
+    if (this.floor === undefined) return false;
+    const n = Number(id);
+    return Number.isSafeInteger(n) && n <= this.floor;
   }
 
   private pendingError: Error | undefined;

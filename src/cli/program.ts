@@ -262,6 +262,10 @@ function addHelpCommand(program: Command, writeOut: (s: string) => void): void {
       'news help COMMAND [SUBCOMMAND] shows the same text as news COMMAND --help. Topics: exit-codes, environment (variables and config keys), formats (and their columns), query (the query language in brief), commands (every command, one line each).',
     );
   META.set(help, { group: 'tools', examples });
+  // `news help search --mock` reads as `news --mock help search`: the global
+  // options are taken and ignored, as `gh help` does, and not listed.
+  for (const def of GLOBAL_OPTIONS)
+    help.addOption(new Option(def.flags, def.description).hideHelp());
   help.addArgument(
     annotate(new Argument('[topic...]', 'a command (and subcommand), or a topic'), {
       source: {

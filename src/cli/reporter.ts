@@ -54,6 +54,8 @@ export class ProgressLine {
   private points: number | undefined;
   private bytes: number | undefined;
   private drawn = false;
+  /** Set by done(): an upload's progress arriving later (the SDK's last events) draws nothing. */
+  private ended = false;
 
   constructor(
     private readonly stderr: Writable & { isTTY?: boolean },
@@ -69,6 +71,8 @@ export class ProgressLine {
 
   /** Counts a page; `points` is what the server said it cost, when it said. */
   update(pageRecords: number, points?: number): void {
+    // A page after done() (a warning cleared the line): the work goes on.
+    this.ended = false;
     this.pages += 1;
     this.records += pageRecords;
     if (points !== undefined) this.points = (this.points ?? 0) + points;
@@ -77,7 +81,7 @@ export class ProgressLine {
   /** Bytes an upload to a store has sent so far (shown as `12.3 MB uploaded`), redrawn at once. */
   uploaded(bytes: number): void {
     this.bytes = bytes;
-    if (this.drawn || this.stderr.isTTY) this.show();
+    if (!this.ended && (this.drawn || this.stderr.isTTY)) this.show();
   }
 
   /** The line as drawn: pages, records (of the total when known), points and upload when known, time. */
@@ -111,6 +115,7 @@ export class ProgressLine {
   }
 
   done(): void {
+    this.ended = true;
     this.hide();
     if (drawnOn.get(this.stderr) === this) drawnOn.delete(this.stderr);
   }

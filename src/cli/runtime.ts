@@ -18,6 +18,8 @@ export interface InProcessMockOptions {
   listen?: boolean;
   /** New articles per mock minute (live commands: stream, webhooks listen). */
   publishRate?: number;
+  /** Published ids go on after this one (a stream resuming a saved id). */
+  publishAfterId?: number;
   timeScale?: number;
   /** Example webhooks for this key (the mock starts empty; `news --mock webhooks list`). */
   exampleWebhooksFor?: string;

@@ -50,6 +50,13 @@ export interface MockAppOptions {
   latencyMs?: number;
   /** New fixture articles per minute of mock time (src/mock/publisher.ts). Default 0: none. */
   publishRate?: number;
+  /**
+   * The published ids start after this one, when it is past the fixtures'
+   * newest: `news stream --mock --state` resumes a saved id against a new
+   * mock, which must go on past it as the service would, not publish ids a
+   * run already wrote.
+   */
+  publishAfterId?: number;
   /** Seeds example subscriptions for this fixture key (src/mock/webhook-examples.ts). */
   exampleWebhooksFor?: string;
   /** No request log on stderr. */
@@ -223,6 +230,7 @@ export async function createMockApp(
       clock,
       store,
       ratePerMinute: options.publishRate,
+      afterId: options.publishAfterId,
       seed: options.seed ?? store.seed,
       published: (articles) => {
         cap.published(articles);

@@ -34,6 +34,8 @@ export interface PublisherOptions {
   seed: number;
   /** Where they are indexed: the next id in indexing order is its newest + 1. */
   store: FixtureStore;
+  /** Ids start after this one when it is past the store's newest (see MockAppOptions.publishAfterId). */
+  afterId?: number | undefined;
   /** Told of each batch once it is indexed (the server announces it). */
   published(articles: Article[]): void;
 }
@@ -68,7 +70,7 @@ export function startPublisher(options: PublisherOptions): Publisher {
     );
     if (due > 0) {
       const now = clock.now();
-      let id = store.newestId() + 1;
+      let id = Math.max(store.newestId(), options.afterId ?? 0) + 1;
       const batch: Article[] = [];
       const rows: number[] = [];
       for (let i = 0; i < due; i++) {

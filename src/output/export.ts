@@ -40,6 +40,8 @@ export interface ExportOptions {
   signal?: AbortSignal | undefined;
   /** An `s3://` output: bytes the store has taken so far, for a progress line. */
   onUploaded?: ((bytes: number) => void) | undefined;
+  /** An `s3://` output among many open at once: uploaded once whole (FileSinkOptions). */
+  uploadWhole?: boolean | undefined;
 }
 
 export interface ExportResult {
@@ -178,7 +180,10 @@ export async function exportRecords(
 
     sink = toStdout
       ? new StdoutSink(options.stdout)
-      : await openFileSink(options.output!, { onUploaded: options.onUploaded });
+      : await openFileSink(options.output!, {
+          onUploaded: options.onUploaded,
+          uploadWhole: options.uploadWhole,
+        });
     const ctx: WriterContext = {
       sink,
       columns,

@@ -13,7 +13,7 @@ import { isBinaryFormat, isGzipPath } from './formats.js';
 import { type ExistingFile, LiveFileSink } from './live-file-sink.js';
 import type { Writable } from 'node:stream';
 import { openFileSink } from './open-sink.js';
-import { isS3Url } from './s3/url.js';
+import { isS3Url, parseObjectUrl } from './s3/url.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -78,7 +78,9 @@ export async function checkLiveExport(options: LiveExportOptions): Promise<void>
       { hint: 'with --state, write jsonl, ndjson, csv or tsv, which each run appends to' },
     );
   }
-  await LiveFileSink.check(output);
+  // An object in a store is uploaded whole at the end: only its name can be checked before connecting.
+  if (isS3Url(output)) parseObjectUrl(output);
+  else await LiveFileSink.check(output);
 }
 
 export async function openLiveExport(options: LiveExportOptions): Promise<LiveExport> {
@@ -90,11 +92,16 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
   const sink: Sink = toStdout
     ? new StdoutSink(options.stdout)
     : live
-      ? await LiveFileSink.open(output, { append: options.append === true })
+      ? await LiveFileSink.open(output, {
+          append: options.append === true,
+          ends: format === 'csv' ? 'csv' : 'line',
+        })
       : await openFileSink(output);
-  const continued = sink instanceof LiveFileSink ? sink.existing : undefined;
   // A continued file gets the writer's preamble (a csv header) only when empty.
-  const preamble = continued === undefined ? undefined : new PreambleSink(sink);
+  const preamble =
+    sink instanceof LiveFileSink && sink.existing !== undefined
+      ? new PreambleSink(sink, sink.existing)
+      : undefined;
   const ctx: WriterContext = {
     sink: preamble ?? sink,
     columns,
@@ -110,8 +117,15 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
   let writer: FormatWriter;
   try {
     writer = await createWriter(format, ctx);
-    if (preamble !== undefined && continued !== undefined)
-      await preamble.settle(continued, output!);
+    if (preamble !== undefined) {
+      await preamble.settle(output!);
+      const { cut } = preamble.existing;
+      if (cut > 0) {
+        options.warn(
+          `${output}: removed a record cut short by an earlier run (its last ${cut} bytes); the stream sends it again`,
+        );
+      }
+    }
     // A csv header, a json bracket: there from the start, like the records after it.
     if (live || toStdout) await sink.flush();
   } catch (error) {
@@ -161,12 +175,16 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
  * The sink a writer is created on when a file is continued: it holds what
  * the writer writes first (its header), then passes everything through. The
  * header goes to an empty file; a file that starts with another one (other
- * --fields, another format) is refused rather than mixed.
+ * --fields, another format) is refused rather than mixed, and left as it
+ * was. Once the header matches, a record cut short at the end is removed.
  */
 class PreambleSink implements Sink {
   private held: string | undefined = '';
 
-  constructor(private readonly sink: Sink) {}
+  constructor(
+    private readonly sink: LiveFileSink,
+    readonly existing: ExistingFile,
+  ) {}
 
   get broken(): boolean {
     return this.sink.broken;
@@ -182,21 +200,24 @@ class PreambleSink implements Sink {
     return Promise.resolve();
   }
 
-  /** After the writer is made: writes its header to an empty file, checks it against a non-empty one. */
-  async settle(existing: ExistingFile, output: string): Promise<void> {
+  /**
+   * After the writer is made: checks its header against a non-empty file,
+   * cuts a torn last record, and writes the header to an empty file.
+   */
+  async settle(output: string): Promise<void> {
+    const { existing } = this;
     const header = this.held ?? '';
     this.held = undefined;
-    if (existing.size === 0) {
-      await this.sink.write(header);
-      return;
-    }
-    if (!existing.head.subarray(0, Buffer.byteLength(header)).equals(Buffer.from(header))) {
+    if (
+      existing.size > 0 &&
+      !existing.head.subarray(0, Buffer.byteLength(header)).equals(Buffer.from(header))
+    ) {
       throw new UsageError(`${output} was started with other columns than this run writes`, {
         hint: 'continue it with the -f and --fields it was started with, or write another file',
       });
     }
-    // A record cut short by a crash stays alone on its line; ours start on a fresh one.
-    if (!existing.endsWithNewline) await this.sink.write('\n');
+    await this.sink.dropTornRecord();
+    if (existing.size === 0) await this.sink.write(header);
   }
 
   flush(): Promise<void> {

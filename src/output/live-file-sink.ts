@@ -9,21 +9,23 @@
  * `webhooks listen -o`.
  */
 import { constants, createWriteStream } from 'node:fs';
-import { access, open as openFile } from 'node:fs/promises';
+import { access, open as openFile, truncate } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { WriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import { resolveOutputTarget } from './atomic-file-sink.js';
+import { type RecordEnds, completeLength } from './complete-records.js';
 import { isS3Url } from './s3/url.js';
 import { StreamSink } from './sink.js';
 
-/** What a file being continued already holds: enough to check its header and its last line. */
+/** What a file being continued holds: enough to check its header and cut a torn last record. */
 export interface ExistingFile {
+  /** Where its last complete record ends: what is kept. */
   readonly size: number;
   /** Its first bytes (at most HEAD_BYTES). */
   readonly head: Buffer;
-  /** Whether it ends with a line end (or is empty): the next record starts a line. */
-  readonly endsWithNewline: boolean;
+  /** Bytes of a record cut short by a crash after that, removed before this run's records (dropTornRecord). */
+  readonly cut: number;
 }
 
 const HEAD_BYTES = 64 * 1024;
@@ -59,15 +61,23 @@ export class LiveFileSink extends StreamSink {
     }
   }
 
-  /** Opens for writing from the start, or with `append` after what the file holds. */
+  /**
+   * Opens for writing from the start, or with `append` after the last
+   * complete record the file holds (records end as `ends` says; a record
+   * cut short by a crash is removed first).
+   */
   static async open(
     destination: string,
-    options: { append?: boolean } = {},
+    options: { append?: boolean; ends?: RecordEnds } = {},
   ): Promise<LiveFileSink> {
     refuseObjectStore(destination);
     const target = await resolveOutputTarget(destination);
     const path = target.kind === 'direct' ? target.path : resolve(destination);
     const continues = target.kind === 'atomic' && options.append === true;
+    const existing =
+      continues && target.mode !== undefined
+        ? await readExisting(path, options.ends ?? 'line')
+        : undefined;
     const flags = target.kind === 'direct' || continues ? 'a' : 'w';
     const file = createWriteStream(path, { flags, mode: 0o666 });
     await new Promise<void>((ok, fail) => {
@@ -76,7 +86,21 @@ export class LiveFileSink extends StreamSink {
         fail(new UsageError(`cannot write ${destination}: ${err.code ?? err.message}`)),
       );
     });
-    return new LiveFileSink(file, path, continues ? await readExisting(path) : undefined);
+    return new LiveFileSink(
+      file,
+      path,
+      continues ? (existing ?? { size: 0, head: Buffer.alloc(0), cut: 0 }) : undefined,
+    );
+  }
+
+  /**
+   * Removes the record a crash cut short at the end of a continued file
+   * (`existing.cut` bytes), before anything is written: the file is open
+   * for appending, so what comes next starts where the last whole record ended.
+   */
+  async dropTornRecord(): Promise<void> {
+    if (this.existing === undefined || this.existing.cut === 0) return;
+    await truncate(this.path, this.existing.size);
   }
 
   /** Flushed means handed to the file: a reader of the file sees each page or delivery at once. */
@@ -114,15 +138,15 @@ export class LiveFileSink extends StreamSink {
   }
 }
 
-async function readExisting(path: string): Promise<ExistingFile> {
+/** Where the file's last complete record ends, and its first bytes for the header check. */
+async function readExisting(path: string, ends: RecordEnds): Promise<ExistingFile> {
+  const complete = await completeLength(path, ends);
   const handle = await openFile(path, 'r');
   try {
     const { size } = await handle.stat();
-    const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
+    const head = Buffer.alloc(Math.min(complete, HEAD_BYTES));
     await handle.read(head, 0, head.length, 0);
-    const last = Buffer.alloc(size > 0 ? 1 : 0);
-    if (size > 0) await handle.read(last, 0, 1, size - 1);
-    return { size, head, endsWithNewline: size === 0 || last[0] === 0x0a };
+    return { size: complete, head, cut: size - complete };
   } finally {
     await handle.close();
   }

@@ -10,6 +10,12 @@ import type { Sink } from './sink.js';
 export interface FileSinkOptions {
   /** Bytes an upload has sent so far (S3 only: a local file reports nothing). */
   onUploaded?: ((bytes: number) => void) | undefined;
+  /**
+   * S3 only: one of many objects open at once (a data set's partitions),
+   * written to a local temporary file and uploaded once whole
+   * (s3/spooled-upload-sink.ts), so memory does not grow with them.
+   */
+  uploadWhole?: boolean | undefined;
 }
 
 export async function openFileSink(
@@ -17,8 +23,13 @@ export async function openFileSink(
   options: FileSinkOptions = {},
 ): Promise<Sink> {
   if (isS3Url(destination)) {
+    const upload = { onProgress: options.onUploaded };
+    if (options.uploadWhole === true) {
+      const { S3SpooledSink } = await import('./s3/spooled-upload-sink.js');
+      return S3SpooledSink.open(destination, upload);
+    }
     const { S3UploadSink } = await import('./s3/upload-sink.js');
-    return S3UploadSink.open(destination, { onProgress: options.onUploaded });
+    return S3UploadSink.open(destination, upload);
   }
   return AtomicFileSink.open(destination);
 }

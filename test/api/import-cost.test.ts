@@ -53,38 +53,67 @@ describe('news --help loads no table library', () => {
   });
 });
 
-describe('the AWS SDK loads only for s3:// paths', () => {
-  // A resolve hook in the child records every module it loads; the SDK costs
-  // ~200 ms and must stay out of everything but an s3:// export.
-  const hook = `data:text/javascript,${encodeURIComponent(`
+/**
+ * A resolve hook in the child records every module it loads, so a check sees
+ * what a real run loads, dynamic imports included (the static walk above
+ * cannot see those).
+ */
+const MODULE_LOG_HOOK = `data:text/javascript,${encodeURIComponent(`
     import { register } from 'node:module';
     register('data:text/javascript,' + encodeURIComponent(\`
       import { appendFileSync } from 'node:fs';
       export async function resolve(specifier, context, next) {
         const resolved = await next(specifier, context);
-        if (resolved.url.includes('@aws-sdk')) appendFileSync(process.env.NEWS_TEST_MODULE_LOG, resolved.url + '\\\\n');
+        if (resolved.url.includes('/node_modules/')) appendFileSync(process.env.NEWS_TEST_MODULE_LOG, resolved.url + '\\\\n');
         return resolved;
       }\`));
   `)}`;
 
-  async function loadedSdk(
+/** The packages' modules a run of the built CLI loads (their URLs). */
+async function loadedModules(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  exitCode = 0,
+): Promise<string> {
+  const { mkdtempSync, existsSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { runToEnd, BIN } = await import('../helpers/spawn.js');
+  const dir = mkdtempSync(join(tmpdir(), 'news-import-cost-'));
+  const log = join(dir, 'modules.log');
+  const r = await runToEnd(process.execPath, ['--import', MODULE_LOG_HOOK, BIN, ...args], {
+    ...process.env,
+    ...extraEnv,
+    NEWS_TEST_MODULE_LOG: log,
+  });
+  expect(r.code, r.stderr).toBe(exitCode);
+  return existsSync(log) ? readFileSync(log, 'utf8') : '';
+}
+
+describe('a list command draws with cli-table3 only when it draws a table', () => {
+  // The facets and highlights of a response are read on every list command;
+  // drawing them (views/facets.ts → ranked-table → cli-table3, string-width)
+  // costs 8–10 ms a run and happens only for a table on a terminal.
+  const TABLE = /\/node_modules\/(cli-table3|string-width)\//;
+
+  it('not for search -f jsonl', { timeout: 60_000 }, async () => {
+    expect(await loadedModules(['search', '--mock', '-f', 'jsonl', '--limit', '3'])).not.toMatch(
+      TABLE,
+    );
+  });
+
+  it('but for -f table (the check above can see it)', { timeout: 60_000 }, async () => {
+    expect(await loadedModules(['search', '--mock', '-f', 'table', '--limit', '3'])).toMatch(TABLE);
+  });
+});
+
+describe('the AWS SDK loads only for s3:// paths', () => {
+  // The SDK costs ~200 ms and must stay out of everything but an s3:// export.
+  const loadedSdk = async (
     args: string[],
     extraEnv: Record<string, string> = {},
     exitCode = 0,
-  ): Promise<boolean> {
-    const { mkdtempSync, existsSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { runToEnd, BIN } = await import('../helpers/spawn.js');
-    const dir = mkdtempSync(join(tmpdir(), 'news-import-cost-'));
-    const log = join(dir, 'modules.log');
-    const r = await runToEnd(process.execPath, ['--import', hook, BIN, ...args], {
-      ...process.env,
-      ...extraEnv,
-      NEWS_TEST_MODULE_LOG: log,
-    });
-    expect(r.code, r.stderr).toBe(exitCode);
-    return existsSync(log) && readFileSync(log, 'utf8').includes('@aws-sdk/client-s3');
-  }
+  ): Promise<boolean> =>
+    (await loadedModules(args, extraEnv, exitCode)).includes('@aws-sdk/client-s3');
 
   it('not for --help, nor an export to a local file', { timeout: 60_000 }, async () => {
     const { mkdtempSync } = await import('node:fs');

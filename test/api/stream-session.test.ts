@@ -99,6 +99,22 @@ describe('StreamSession', () => {
     expect(s.duplicates).toBe(2);
   });
 
+  it('never hands out an id at or below the one it started after (a server whose ids went back)', async () => {
+    // A restarted server numbering from before the saved id: 7 and 8 were written by an earlier run.
+    const t = scripted([
+      [
+        [open, art(7), art(8), art(9)],
+        [art(8), art(10)],
+      ],
+    ]);
+    const { s } = session(t, { lastEventId: '8' });
+    expect(await collect(s, 2)).toEqual(['9', '10']);
+    expect(s.duplicates).toBe(3);
+    // Not a number: nothing to compare, only the seen ids drop.
+    const named = session(scripted([[[open, art(1), art(1), art(2)]]]), { lastEventId: 'abc' }).s;
+    expect(await collect(named, 2)).toEqual(['1', '2']);
+  });
+
   it('takes the server retry as the first delay and grows it only across failed attempts', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     const t = scripted([

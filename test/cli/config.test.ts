@@ -79,3 +79,12 @@ describe('news config', () => {
     expect(r.stderr).toMatch(/^error: the config file .* is not valid JSON\nhint:/);
   });
 });
+
+describe('the README names every setting', () => {
+  it('its "Settings:" line lists CONFIG_KEYS, in order', async () => {
+    const { CONFIG_KEYS } = await import('../../src/cli/settings/checks.js');
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const line = /^Settings: (.*)\.$/m.exec(readme)?.[1];
+    expect(line?.split(', ').map((k) => k.replaceAll('`', ''))).toEqual([...CONFIG_KEYS]);
+  });
+});

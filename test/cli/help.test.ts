@@ -105,6 +105,26 @@ describe('news help TOPIC', () => {
     expect(a.stdout).toBe(b.stdout);
   });
 
+  it('global options after help are taken and ignored, as before it', async () => {
+    const b = await runCli(['search', '--help'], { tty: 80 });
+    for (const argv of [
+      ['help', 'search', '--mock'],
+      ['--mock', 'help', 'search'],
+      ['help', 'search', '-f', 'json', '--api-key', 'k_live_x'],
+    ]) {
+      const a = await runCli(argv, { tty: 80 });
+      expect(a.code, `${argv.join(' ')}: ${a.stderr}`).toBe(0);
+      expect(a.stdout).toBe(b.stdout);
+    }
+    const topic = await runCli(['help', 'exit-codes', '--quiet']);
+    expect(topic.code).toBe(0);
+    // An option no command has is still an error, and help's own help does not list the globals.
+    const bogus = await runCli(['help', 'search', '--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toMatch(/^error: unknown option '--bogus'/);
+    expect((await runCli(['help', '--help'])).stdout).not.toContain('--mock');
+  });
+
   it('exit-codes, environment, formats, query, commands', async () => {
     const exit = await runCli(['help', 'exit-codes']);
     for (const [code] of EXIT_MEANINGS)

@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
@@ -126,6 +127,59 @@ describe('stream --state -o FILE continues the file', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('was started with other columns');
     expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 30_000);
+
+  it('csv: a row cut short by a crash is removed, quoted line ends of whole rows kept', async () => {
+    const file = join(dir, 'torn.csv');
+    const whole = 'id,title\r\n1,"two\r\nlines, one title"\r\n';
+    // Killed mid-row: an open quote would swallow every row after it.
+    writeFileSync(file, `${whole}500009999,"Torn title, cut\r\nmid`);
+    const r = await stream(
+      '--api-key',
+      'api_live_mock_pro',
+      '--fields',
+      'id,title',
+      '-o',
+      file,
+      '--state',
+      join(dir, 'torn.state'),
+      '--max-events',
+      '2',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /warning: .*torn\.csv: removed a record cut short by an earlier run \(its last 31 bytes\)/,
+    );
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(whole)).toBe(true);
+    const parsed = Papa.parse<string[]>(text.trimEnd(), { newline: '\r\n' });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data).toHaveLength(4);
+    expect(parsed.data[1]).toEqual(['1', 'two\r\nlines, one title']);
+    expect(parsed.data.slice(2).every((row) => /^\d+$/.test(row[0]!) && row.length === 2)).toBe(
+      true,
+    );
+  }, 30_000);
+
+  it('jsonl: a half line is removed, every line parses', async () => {
+    const file = join(dir, 'torn.jsonl');
+    writeFileSync(file, '{"id":1}\n{"id":2,"title":"cut');
+    const r = await stream(
+      '--api-key',
+      'api_live_mock_pro',
+      '-o',
+      file,
+      '--state',
+      join(dir, 'torn-jsonl.state'),
+      '--max-events',
+      '2',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    const ids = lines.map((l) => (JSON.parse(l) as { id: number }).id);
+    expect(ids[0]).toBe(1);
+    expect(ids.slice(1).every((id) => id > 2)).toBe(true);
   }, 30_000);
 
   it('a format written at the end cannot be continued: refused before connecting', async () => {

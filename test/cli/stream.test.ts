@@ -297,6 +297,45 @@ describe('news stream: output', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('--duration over a server never reached: the network error and exit 5, as --max-events', async () => {
+    const unreachable = (...extra: string[]) =>
+      runCli(['stream', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY, ...extra]);
+    // Refused at once, then waiting to retry when the time is up.
+    const refused = await unreachable('--retries', '5', '--duration', '500ms');
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toMatch(
+      /^error: cannot connect to the stream at 127\.0\.0\.1:1 \(connection refused\)/m,
+    );
+    const counted = await unreachable('--retries', '0', '--max-events', '1');
+    expect(counted.code).toBe(5);
+    expect(counted.stderr).toMatch(/^error: cannot connect to the stream at 127\.0\.0\.1:1/m);
+
+    // A server that takes the connection and never answers: no attempt has failed yet.
+    const { createServer } = await import('node:net');
+    const sockets: import('node:net').Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    try {
+      const { port } = silent.address() as import('node:net').AddressInfo;
+      const r = await runCli([
+        'stream',
+        '--base-url',
+        `http://127.0.0.1:${port}`,
+        '--api-key',
+        KEY,
+        '--duration',
+        '300ms',
+      ]);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(
+        /^error: the stream at 127\.0\.0\.1:\d+ accepted no connection within --duration \(0\.3 s\)/m,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((closed) => silent.close(closed));
+    }
+  });
+
   it('-o x.jsonl keeps every complete record on Ctrl-C (exit 130)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'news-stream-')), 'live.jsonl');
     const controller = new AbortController();

@@ -55,7 +55,7 @@ describe('profile card', () => {
         Articles   120 · first seen 2025-01-03, last seen 2026-11-20
         Sentiment  ████████████████████▒▒▒▒▒▒▒▒▒▒░░░░░░░░░░
                    █ positive 60 (50%) ▒ neutral 30 (25%) ░ negative 30 (25%)
-        Momentum   30 in the last 30 days, 20 in the 30 before  (+50% ▲)
+        Momentum   30 in the last 30 days, 20 in the 30 before (+50% ▲)
         Timeline   ▂█▄
                    2026-09 → 2026-11 · peak 40 in 2026-10
 
@@ -208,5 +208,95 @@ describe('trends chart', () => {
         (no values)
       "
     `);
+  });
+});
+
+describe('no line of a view is wider than the terminal', () => {
+  const wide = (text: string, width: number) =>
+    plain(text)
+      .split('\n')
+      .filter((line) => stringWidth(line) > width);
+  const longTrends = {
+    trends: {
+      'entity.id': {
+        total_count: 1_234_567,
+        total_articles: 98_765_432,
+        trends: [
+          {
+            value: {
+              name: 'Organisation of the Petroleum Exporting Countries',
+              type: 'organization',
+            },
+            count: 1_234_567,
+            percentage: 12.79,
+            change_percent: -1234.5,
+            buckets: Object.fromEntries(
+              Array.from({ length: 40 }, (_, i) => [`2026-10-${String(i).padStart(2, '0')}`, i]),
+            ),
+          },
+          { value: { name: '京都経済新聞社の記者', type: 'person' }, count: 59, growth_rate: 0.08 },
+        ],
+      },
+      'source.id': {
+        trends: [{ value: 'liberty-business-review-international.com', count: 4 }],
+      },
+    },
+  };
+  const profile = {
+    ...PROFILE,
+    coverage: {
+      ...PROFILE.coverage,
+      momentum: { last_30_days: 1_234_567, previous_30_days: 1_000_000, change_pct: 3300 },
+      top_sources: [
+        {
+          name: 'Liberty Business Review',
+          domain: 'liberty-business-review-international.com',
+          count: 1_234,
+        },
+        { name: '京都経済新聞', domain: 'kyoto-daily.jp', count: 3 },
+      ],
+    },
+  };
+
+  it('trends, profile cards and ranked tables at every width from 30 to 120', () => {
+    for (let width = 30; width <= 120; width++) {
+      for (const body of [TRENDS_SAMPLE, longTrends]) {
+        expect(wide(renderTrends(trendGroups(body), width), width), `trends at ${width}`).toEqual(
+          [],
+        );
+      }
+      for (const kind of ['people', 'companies', 'journalists'] as const) {
+        expect(wide(renderProfileCard(profile, kind, width), width), `${kind} at ${width}`).toEqual(
+          [],
+        );
+      }
+    }
+  });
+
+  it('a narrow trends row keeps label and count: the chart goes first', () => {
+    const lines = plain(renderTrends(trendGroups(TRENDS_SAMPLE), 34)).split('\n');
+    expect(lines[1]).toMatch(/^ {2}SpaceX\s+.*342/);
+    expect(lines[1]).not.toMatch(/█/);
+    expect(plain(renderTrends(trendGroups(TRENDS_SAMPLE), 80))).toMatch(/█/);
+  });
+
+  it('news --mock trends and people get at COLUMNS=60 and 40', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const id = JSON.parse(
+      (await runCli(['--mock', 'people', '-f', 'jsonl', '--limit', '1'])).stdout,
+    ) as { id: number };
+    for (const width of [60, 40]) {
+      const env = { COLUMNS: String(width) };
+      const trends = await runCli(
+        ['--mock', 'trends', '--field', 'entity.id,source.id', '-f', 'table'],
+        { env },
+      );
+      expect(trends.code, trends.stderr).toBe(0);
+      expect(wide(trends.stdout, width)).toEqual([]);
+      const card = await runCli(['--mock', 'people', 'get', String(id.id), '-f', 'table'], { env });
+      expect(card.code, card.stderr).toBe(0);
+      expect(card.stdout).toContain('Momentum');
+      expect(wide(card.stdout, width)).toEqual([]);
+    }
   });
 });

@@ -10,8 +10,14 @@ afterEach(async () => {
 });
 
 /** A mock on the committed fixtures publishing `rate` articles per mock minute; what it announced. */
-async function publishing(rate: number, timeScale: number) {
-  const server = await startMockServer({ quiet: true, now: NOW, publishRate: rate, timeScale });
+async function publishing(rate: number, timeScale: number, publishAfterId?: number) {
+  const server = await startMockServer({
+    quiet: true,
+    now: NOW,
+    publishRate: rate,
+    timeScale,
+    ...(publishAfterId === undefined ? {} : { publishAfterId }),
+  });
   open.push(server);
   const seen: Article[] = [];
   server.articles.subscribe((batch) => {
@@ -63,6 +69,21 @@ describe('mock --publish-rate', () => {
     await until(() => a.seen.length >= 50 && b.seen.length >= 50);
     const titles = (seen: Article[]) => seen.slice(0, 50).map((x) => [x.id, x.title, x.source.id]);
     expect(titles(a.seen)).toEqual(titles(b.seen));
+  });
+
+  it('goes on after publishAfterId when it is past the newest', async () => {
+    const probe = await publishing(0, 1);
+    const newest = probe.server.store.newestId();
+    const { server, seen } = await publishing(6000, 0.01, newest + 1000);
+    await until(() => seen.length >= 5);
+    expect(seen.slice(0, 5).map((a) => a.id)).toEqual(
+      [1, 2, 3, 4, 5].map((i) => newest + 1000 + i),
+    );
+    expect(server.store.newestId()).toBeGreaterThanOrEqual(newest + 1005);
+    // One below the newest changes nothing: the fixtures' newest wins.
+    const below = await publishing(6000, 0.01, newest - 1);
+    await until(() => below.seen.length >= 1);
+    expect(below.seen[0]!.id).toBe(newest + 1);
   });
 
   it('publishes nothing without a rate', async () => {

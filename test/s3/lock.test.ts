@@ -7,8 +7,11 @@
  */
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StagedRun } from '../../src/cli/cron/commit.js';
+import type { RunState } from '../../src/cli/cron/run-state.js';
 import { LEASE_MS, acquireStoreLock, isStaleLease } from '../../src/cli/cron/s3-lock.js';
-import { LockHeldError } from '../../src/cli/cron/state-lock.js';
+import { LockHeldError, acquireLock } from '../../src/cli/cron/state-lock.js';
+import { openStreamState } from '../../src/cli/cron/stream-state.js';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
 import { type S3Store, type StoreReader, startStore } from './store.js';
@@ -99,6 +102,47 @@ describe('the lock in the store', () => {
     const now = new Date('2026-11-20T12:00:00Z');
     expect(isStaleLease(info, new Date(now.getTime() - LEASE_MS - 1000), now)).toBe(true);
     expect(isStaleLease(info, new Date(now.getTime() - 60_000), now)).toBe(false);
+  });
+
+  it('a holder stalled past its lease writes no state, not even its first (pending: writing)', async () => {
+    const state = `s3://${store.bucket}/stalled/news.state.json`;
+    const first = await run(state);
+    expect(first.code, first.stderr).toBe(0);
+    const recorded = await reader.bytes('stalled/news.state.json');
+    const lock = await acquireLock(state, new Date());
+    // While it was suspended, the lease ran out and another run took the lock over.
+    await reader.put(
+      'stalled/news.state.json.lock',
+      JSON.stringify({ pid: 9, host: 'builder-3', since: '' }),
+    );
+    const staged = StagedRun.create(
+      `s3://${store.bucket}/stalled-out`,
+      {
+        file: state,
+        spec: { method: 'POST', path: '/v1/news/everything', body: {} },
+        base: JSON.parse(recorded.toString('utf8')) as RunState,
+      },
+      () => new Date(),
+    );
+    await expect(staged.stage('part.jsonl')).rejects.toThrow(/taken over by another run/);
+    expect((await reader.bytes('stalled/news.state.json')).equals(recorded)).toBe(true);
+    await lock.release();
+    expect(await reader.exists('stalled/news.state.json.lock')).toBe(true);
+  });
+
+  it('a stream stalled past its lease stops before its next state write', async () => {
+    const state = `s3://${store.bucket}/stalled-stream/news.state.json`;
+    const spec = { method: 'GET' as const, path: '/v1/news/stream', query: {} };
+    const stream = await openStreamState(state, spec, false, () => new Date());
+    await stream.written('500000100', 3);
+    const recorded = await reader.bytes('stalled-stream/news.state.json');
+    await reader.put(
+      'stalled-stream/news.state.json.lock',
+      JSON.stringify({ pid: 9, host: 'builder-3', since: '' }),
+    );
+    await expect(stream.written('500000200', 5)).rejects.toThrow(/taken over by another run/);
+    expect((await reader.bytes('stalled-stream/news.state.json')).equals(recorded)).toBe(true);
+    await stream.close();
   });
 
   it('a holder whose lock was taken over finds out before it commits', async () => {

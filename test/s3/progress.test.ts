@@ -3,7 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/cli/context.js';
 import { run } from '../../src/cli/main.js';
-import { ProgressLine } from '../../src/cli/reporter.js';
+import { ProgressLine, createReporter } from '../../src/cli/reporter.js';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { isolatedConfigHome } from '../helpers/cli.js';
 import { type S3Store, startStore } from './store.js';
@@ -62,6 +62,30 @@ describe('upload progress', () => {
     const { code, err } = await stderrOf(argv('pipe.jsonl'), false);
     expect(code, err).toBe(0);
     expect(err).not.toMatch(/uploaded|\x1b/);
+  });
+
+  it('upload progress arriving after done() is not drawn again below the last note', () => {
+    let out = '';
+    const terminal = Object.assign(new PassThrough(), {
+      isTTY: true,
+      write: (chunk: string) => {
+        out += chunk;
+        return true;
+      },
+    });
+    const report = createReporter(terminal, false, false);
+    const line = new ProgressLine(terminal, true);
+    line.update(10);
+    line.uploaded(1_000_000);
+    expect(out).toMatch(/1\.0 MB uploaded/);
+    line.done();
+    report.notice('wrote 10 records to s3://news-test/x.jsonl');
+    const after = out.length;
+    // The SDK's last httpUploadProgress events come once the export is done.
+    line.uploaded(2_000_000);
+    line.uploaded(3_000_000);
+    expect(out.slice(after)).toBe('');
+    expect(out.endsWith('note: wrote 10 records to s3://news-test/x.jsonl\n')).toBe(true);
   });
 
   it('the line reads pages, records and bytes', () => {

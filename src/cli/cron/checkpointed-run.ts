@@ -95,7 +95,8 @@ export async function runCheckpointed(
     throw error;
   }
   await spool.close();
-  progress.done();
+  // Hidden, not done: the upload of an s3:// output goes on drawing it.
+  progress.hide();
   const result = await exportPages(
     runtime,
     spool.pages(),

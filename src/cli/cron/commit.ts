@@ -27,7 +27,6 @@ import type { RequestSpec } from '../../api/types.js';
 import type { Reporter } from '../context.js';
 import { runPartName } from './partition.js';
 import { type PendingCommit, type RunState, commitRunState, withPending } from './run-state.js';
-import type { StateLock } from './state-lock.js';
 import { fileExists, joinPath, makeFolderFor, publishFile, removeTree } from './storage.js';
 
 /** The folder under the output's root where a run stages its files: readers skip a leading `_`. */
@@ -44,7 +43,6 @@ export interface StateOfRun {
   readonly spec: RequestSpec;
   /** The state the run started from. */
   readonly base: RunState | undefined;
-  readonly lock: StateLock | undefined;
 }
 
 /** One run's files, staged then published; with a state, recorded in it as above. */
@@ -99,8 +97,8 @@ export class StagedRun {
    */
   async commit(next: RunState | undefined): Promise<void> {
     const { state } = this;
+    // Every state write verifies the lock first (commitRunState): a run that lost it records nothing.
     if (state !== undefined && next !== undefined) {
-      await state.lock?.verify();
       if (this.files.length > 0) {
         await commitRunState(state.file, { ...next, pending: this.pending('publishing') });
         this.recorded = true;

@@ -44,6 +44,8 @@ export async function exportPartitioned(
           const done = exportRecords(channel, {
             ...exportOptionsFor(runtime, format, file, req.kind, title),
             signal: controller.signal,
+            // Every partition stays open until the run ends: staged on disk, each goes up once whole.
+            uploadWhole: true,
             onUploaded: (bytes) => {
               uploaded.set(dir, bytes);
               onUploaded([...uploaded.values()].reduce((a, b) => a + b, 0));

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { NewsError, UsageError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import { RELATIVE_DATES, type RequestBody } from '../../params/types.js';
-import { unusableState } from './state-lock.js';
+import { unusableState, verifyLockOn } from './state-lock.js';
 import { readText, writeText } from './storage.js';
 
 export const STATE_VERSION = 1;
@@ -169,7 +169,12 @@ export function withPending(
   };
 }
 
-/** Written only after the output is durably complete (fsynced and renamed), or with its commit recorded. */
+/**
+ * Written only after the output is durably complete (fsynced and renamed),
+ * or with its commit recorded, and only while this run still holds the
+ * state's lock (verifyLockOn): every write, a run's first included.
+ */
 export async function commitRunState(file: string, state: RunState): Promise<void> {
+  await verifyLockOn(file);
   await writeText(file, `${JSON.stringify(state, null, 2)}\n`);
 }

@@ -10,8 +10,8 @@
  * lock whose process is gone is taken over at once, as on disk.
  *
  * A holder whose rewrite is refused has lost the lock (it was stalled longer
- * than the lease): verify() then fails, and the run stops before it records
- * or publishes anything.
+ * than the lease): verify() then fails. Every write of the state verifies
+ * first (run-state.ts), so the run stops before it writes the state again.
  */
 import { hostname } from 'node:os';
 import { NewsError } from '../../api/errors.js';

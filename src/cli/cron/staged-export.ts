@@ -14,7 +14,6 @@ import { StagedRun } from './commit.js';
 import type { CronListRequest } from './cron-request.js';
 import { exportPartitioned } from './partitioned-export.js';
 import { type RunState, commitRunState } from './run-state.js';
-import type { StateLock } from './state-lock.js';
 import { dirOf, isS3Url, nameOf } from './storage.js';
 
 export interface OutputStep {
@@ -24,7 +23,6 @@ export interface OutputStep {
   /** The request as sent, and the state the run started from (--state). */
   readonly request: RequestSpec;
   readonly previous: RunState | undefined;
-  readonly lock: StateLock | undefined;
   readonly progress: ProgressLine;
   /** The state after this run, once its records are counted; undefined when there is none to write. */
   readonly nextState: () => RunState | undefined;
@@ -60,7 +58,7 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
   const state =
     cron.state === undefined
       ? undefined
-      : { file: cron.state, spec: step.request, base: step.previous, lock: step.lock };
+      : { file: cron.state, spec: step.request, base: step.previous };
   const staged = StagedRun.create(root, state, runtime.io.now);
   const onUploaded = (bytes: number): void => progress.uploaded(bytes);
   let records: number;

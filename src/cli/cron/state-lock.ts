@@ -35,8 +35,36 @@ function isStale(info: LockInfo | undefined): boolean {
   return !alive(info.pid);
 }
 
+/** The locks this process holds, by state file: every write of a state checks its lock first. */
+const held = new Map<string, StateLock>();
+
 export async function acquireLock(stateFile: string, now: Date): Promise<StateLock> {
-  if (isS3Url(stateFile)) return (await import('./s3-lock.js')).acquireStoreLock(stateFile, now);
+  const lock = isS3Url(stateFile)
+    ? await (await import('./s3-lock.js')).acquireStoreLock(stateFile, now)
+    : await acquireFileLock(stateFile, now);
+  const mine: StateLock = {
+    path: lock.path,
+    verify: () => lock.verify(),
+    async release() {
+      if (held.get(stateFile) === mine) held.delete(stateFile);
+      await lock.release();
+    },
+  };
+  held.set(stateFile, mine);
+  return mine;
+}
+
+/**
+ * Before a state is written: fails when this process took the lock on it
+ * and has lost it since (a store's lease taken over while the run was
+ * stalled), so a run that lost its lock never writes its older watermark
+ * over the one its successor recorded. Nothing to check when no lock is held.
+ */
+export async function verifyLockOn(stateFile: string): Promise<void> {
+  await held.get(stateFile)?.verify();
+}
+
+async function acquireFileLock(stateFile: string, now: Date): Promise<StateLock> {
   const path = lockPathFor(stateFile);
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
   // A cron line may name a directory that does not exist yet, as -o may.

@@ -9,7 +9,7 @@ import { exportPages } from './export-pages.js';
 import { refuseWithRaw } from './raw-check.js';
 import { ProgressLine } from '../reporter.js';
 import type { Runtime } from '../runtime.js';
-import type { FacetRow } from '../views/facets.js';
+import type { FacetRow } from '../views/facet-rows.js';
 
 export interface Paging {
   readonly all: boolean;
@@ -167,7 +167,7 @@ export async function runList(
   let capNoted = false;
   let facets: FacetRow[] = [];
   // Loaded here, not at start-up: `news --help` imports this module.
-  const { facetRows, withHighlights } = await import('../views/facets.js');
+  const { facetRows, withHighlights } = await import('../views/facet-rows.js');
   let highlighted = false;
   async function* records(): AsyncGenerator<ApiRecord[]> {
     for await (const page of pages) {

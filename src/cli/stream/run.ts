@@ -7,7 +7,7 @@
  * `--state FILE` (src/cli/cron/stream-state.ts) starts the stream after the
  * saved id and moves it after each batch has reached the output.
  */
-import { InterruptedError, UsageError } from '../../api/errors.js';
+import { InterruptedError, TimeoutError, UsageError } from '../../api/errors.js';
 import type { StreamTransport } from '../../api/stream-types.js';
 import type { RequestSpec } from '../../api/types.js';
 import {
@@ -202,15 +202,6 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
   // Checked now, before any timer or socket; opened once the server accepted the connection.
   await checkLiveExport(liveOptions);
 
-  if (runtime.settings.mock) {
-    runtime.mockOptions.publishRate = options.publishRate ?? DEFAULT_MOCK_PUBLISH_RATE;
-    // The stream opens its own connection to the mock.
-    runtime.mockOptions.listen = true;
-  } else if (options.publishRate !== undefined) {
-    runtime.report.warn('--publish-rate only shapes the built-in mock (--mock); ignored');
-  }
-  const client = await runtime.client();
-  const prepared = client.prepare(spec);
   const state =
     options.stateFile === undefined
       ? undefined
@@ -220,10 +211,24 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
           options.stateReset,
           () => runtime.io.now(),
         );
+  const startAfter = state?.lastEventId ?? options.lastEventId;
   // Opened once the server accepted the connection; awaited before the first write.
   let opening: Promise<LiveExport> | undefined;
   let out: LiveExport | undefined;
   try {
+    if (runtime.settings.mock) {
+      runtime.mockOptions.publishRate = options.publishRate ?? DEFAULT_MOCK_PUBLISH_RATE;
+      // The stream opens its own connection to the mock.
+      runtime.mockOptions.listen = true;
+      // A new mock goes on after the saved id, as the service would: a second run writes new articles.
+      const after = Number(startAfter);
+      if (startAfter !== undefined && Number.isSafeInteger(after))
+        runtime.mockOptions.publishAfterId = after;
+    } else if (options.publishRate !== undefined) {
+      runtime.report.warn('--publish-rate only shapes the built-in mock (--mock); ignored');
+    }
+    const client = await runtime.client();
+    const prepared = client.prepare(spec);
     const transportOptions = {
       connectTimeoutMs: runtime.settings.timeoutMs,
       env: runtime.io.env,
@@ -252,7 +257,7 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       transport,
       url: prepared.url,
       headers: { ...prepared.headers, ...options.headers },
-      lastEventId: state?.lastEventId ?? options.lastEventId,
+      lastEventId: startAfter,
       maxFailures: runtime.settings.retries,
       signal: stop.signal,
       apiKey: runtime.settings.apiKey,
@@ -301,6 +306,15 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       // Accepted but nothing written yet: the output opened anyway (empty, or continued).
       out ??= await opening?.catch(() => undefined);
       const ended = error instanceof InterruptedError && timeUp && !runtime.signal.aborted;
+      // --duration ran out before any connection was accepted: that is the network's failure.
+      if (ended && opening === undefined) {
+        throw (
+          session.lastFailure ??
+          new TimeoutError(
+            `the stream at ${new URL(prepared.url).host} accepted no connection within --duration (${options.durationMs! / 1000} s)`,
+          )
+        );
+      }
       if (!ended) {
         // What arrived stays: a live output keeps its records, a finite one is completed.
         const output = out;
@@ -326,7 +340,6 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       runtime.signal.removeEventListener('abort', onInterrupt);
       await transport.close().catch(() => undefined);
     }
-    // A --duration that ended before any connection was accepted: nothing was opened, nothing written.
     out ??= await opening;
     const output = out;
     if (output?.broken) {

@@ -8,7 +8,7 @@ import { terminalSafe } from '../../output/text.js';
 import { type Share, formatChange, formatCount, sparkline, splitBar } from './bars.js';
 import { type RankedRow, rankedTable } from './ranked-table.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
-import { fieldLines } from './text-layout.js';
+import { MIN_WIDTH, fieldLines } from './text-layout.js';
 
 export type DirectoryKind = 'people' | 'companies' | 'journalists';
 
@@ -31,7 +31,7 @@ const SENTIMENT_FILL = { positive: '█', neutral: '▒', negative: '░' } as c
 const DATE_WIDTH = 10;
 
 export function renderProfileCard(profile: Json, kind: DirectoryKind, width: number): string {
-  const w = Math.max(40, width);
+  const w = Math.max(MIN_WIDTH, width);
   const lines: string[] = [...header(profile, kind, w), ...identity(profile, kind, w)];
   const coverage = obj(profile['coverage']);
   if (coverage) lines.push('', ...coverageLines(coverage, kind, w));
@@ -126,7 +126,7 @@ function coverageLines(coverage: Json, kind: DirectoryKind, width: number): stri
         ? 'no change figure'
         : `${formatChange(pct)} ${pct > 0 ? '▲' : pct < 0 ? '▼' : '='}`;
     lines.push(
-      `  Momentum   ${formatCount(recent)} in the last 30 days, ${formatCount(before)} in the 30 before  (${trend})`,
+      `  Momentum   ${fitText(`${formatCount(recent)} in the last 30 days, ${formatCount(before)} in the 30 before (${trend})`, width - 13)}`,
     );
   }
   lines.push(...timelineLines(arr(coverage['timeline']), width));

@@ -1,11 +1,9 @@
-import {
-  type DrawColumn,
-  drawRows,
-  frameWidth,
-  textWidth,
-} from '../../output/formats/table-draw.js';
+import { drawRows, fitText, textWidth } from '../../output/formats/table-draw.js';
 import { terminalSafe } from '../../output/text.js';
 import { bar, formatCount } from './bars.js';
+import { fitColumns } from './text-layout.js';
+
+const ALIGN = { extra: 'left', count: 'right', bar: 'left' } as const;
 
 export interface RankedRow {
   readonly label: string;
@@ -28,30 +26,45 @@ export function rankedTable(
   const shown = rows.slice(0, limit);
   const counts = shown.map((r) => formatCount(r.count));
   const extras = shown.map((r) => terminalSafe(r.extra ?? ''));
-  const countWidth = Math.max(...counts.map(textWidth));
-  const extraWidth = Math.min(22, Math.max(0, ...extras.map(textWidth)));
-  const barWidth = Math.max(4, Math.min(20, Math.floor(width / 5)));
-  // The two-space indent and the gaps between three or four columns.
-  const frame = 2 + frameWidth(extraWidth > 0 ? 4 : 3);
-  const labelWidth = Math.max(8, Math.min(32, width - frame - extraWidth - countWidth - barWidth));
   const max = Math.max(...shown.map((r) => r.count));
-  const columns: DrawColumn[] = [
-    { width: labelWidth, align: 'left' },
-    ...(extraWidth > 0 ? [{ width: extraWidth, align: 'left' } as const] : []),
-    { width: countWidth, align: 'right' },
-    { width: barWidth, align: 'left' },
-  ];
+  // After the two-space indent: label, extra, count, bar. Narrow, the bar
+  // and the extra column shrink, then go; the count stays.
+  const fit = fitColumns(
+    width - 2,
+    { min: 8, max: 32 },
+    [
+      { key: 'extra', width: Math.min(22, Math.max(0, ...extras.map(textWidth))) },
+      { key: 'count', width: Math.max(...counts.map(textWidth)) },
+      { key: 'bar', width: Math.max(4, Math.min(20, Math.floor(width / 5))) },
+    ],
+    [
+      ['bar', 4],
+      ['extra', 8],
+      ['bar', 0],
+      ['extra', 0],
+    ],
+  );
   const lines = drawRows(
-    columns,
+    [
+      { width: fit.label, align: 'left' },
+      ...fit.columns.map((c) => ({ width: c.width, align: ALIGN[c.key] })),
+    ],
     shown.map((row, i) => [
       terminalSafe(row.label),
-      ...(extraWidth > 0 ? [extras[i]!] : []),
-      counts[i]!,
-      bar(row.count, max, barWidth),
+      ...fit.columns.map((c) =>
+        c.key === 'extra'
+          ? extras[i]!
+          : c.key === 'count'
+            ? counts[i]!
+            : bar(row.count, max, c.width),
+      ),
     ]),
   );
   return [
-    `${title}${rows.length > shown.length ? ` (${shown.length} of ${rows.length})` : ''}`,
+    fitText(
+      `${title}${rows.length > shown.length ? ` (${shown.length} of ${rows.length})` : ''}`,
+      width,
+    ),
     ...lines.map((l) => `  ${l}`),
   ];
 }

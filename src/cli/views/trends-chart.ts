@@ -3,15 +3,11 @@
  * with its count, share, growth and a bar (or, with --time-bucket, a sparkline
  * of its buckets). Pure: (groups, width) → text.
  */
-import {
-  type DrawColumn,
-  drawRows,
-  frameWidth,
-  textWidth,
-} from '../../output/formats/table-draw.js';
+import { drawRows, fitText, textWidth } from '../../output/formats/table-draw.js';
 import { terminalSafe } from '../../output/text.js';
 import { bar, formatChange, formatCount, sparkline } from './bars.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
+import { MIN_WIDTH, fitColumns } from './text-layout.js';
 
 export interface TrendGroup {
   readonly field: string;
@@ -58,7 +54,7 @@ export function trendRecords(groups: readonly TrendGroup[]): Json[] {
 }
 
 export function renderTrends(groups: readonly TrendGroup[], width: number): string {
-  const w = Math.max(50, width);
+  const w = Math.max(MIN_WIDTH, width);
   const out: string[] = [];
   for (const group of groups) {
     if (out.length > 0) out.push('');
@@ -68,7 +64,7 @@ export function renderTrends(groups: readonly TrendGroup[], width: number): stri
         ? undefined
         : `${formatCount(group.totalArticles)} articles`,
     ].filter(Boolean);
-    out.push([group.field, ...facts].join(' · '));
+    out.push(fitText([group.field, ...facts].join(' · '), w));
     if (group.trends.length === 0) {
       out.push('  (no values)');
       continue;
@@ -93,40 +89,65 @@ function bucketValues(t: Json): number[] | undefined {
     .map((k) => num(buckets[k]) ?? num(obj(buckets[k])?.['count']) ?? 0);
 }
 
-type Middle = 'type' | 'count' | 'pct' | 'growth';
+type Side = 'type' | 'count' | 'pct' | 'growth' | 'chart';
+const ALIGN: Record<Side, 'left' | 'right'> = {
+  type: 'left',
+  count: 'right',
+  pct: 'right',
+  growth: 'right',
+  chart: 'left',
+};
 
 function rows(trends: readonly Json[], width: number): string[] {
-  const chartW = Math.max(8, Math.min(30, Math.floor(width / 4)));
   const max = Math.max(...trends.map((t) => num(t['count']) ?? 0));
   const cells = trends.map((t) => {
     const value = t['value'];
     const count = num(t['count']) ?? 0;
     const pct = num(t['percentage']);
-    const buckets = bucketValues(t);
     return {
       label: terminalSafe(label(value) ?? '?'),
       type: terminalSafe(str(obj(value)?.['type']) ?? ''),
       count: formatCount(count),
       pct: pct === undefined ? '' : `${pct}%`,
       growth: growthOf(t),
-      chart: buckets ? sparkline(buckets.slice(-chartW)) : bar(count, max, chartW),
+      chart: (w: number) => {
+        const buckets = bucketValues(t);
+        return buckets ? sparkline(buckets.slice(-w)) : bar(count, max, w);
+      },
     };
   });
-  const widest = (key: Middle) => Math.max(0, ...cells.map((c) => textWidth(c[key])));
-  // Between label and chart: the type, count, share and growth columns that some row has.
-  const candidates: (DrawColumn & { key: Middle })[] = [
-    { key: 'type', width: Math.min(14, widest('type')), align: 'left' },
-    { key: 'count', width: widest('count'), align: 'right' },
-    { key: 'pct', width: widest('pct'), align: 'right' },
-    { key: 'growth', width: widest('growth'), align: 'right' },
-  ];
-  const middle = candidates.filter((c) => c.width > 0);
-  // The two-space indent, the middle columns, the chart and the gaps between them all.
-  const fixed =
-    2 + middle.reduce((sum, c) => sum + c.width, 0) + chartW + frameWidth(middle.length + 2);
-  const labelW = Math.max(10, Math.min(36, width - fixed));
+  const widest = (key: Exclude<Side, 'chart'>) =>
+    Math.max(0, ...cells.map((c) => textWidth(c[key])));
+  // After the two-space indent: the label, then the type, count, share and
+  // growth columns that some row has, then the chart. Narrower than they all
+  // need, the chart and the type shrink, then go, then growth and share.
+  const fit = fitColumns(
+    width - 2,
+    { min: 10, max: 36 },
+    [
+      { key: 'type', width: Math.min(14, widest('type')) },
+      { key: 'count', width: widest('count') },
+      { key: 'pct', width: widest('pct') },
+      { key: 'growth', width: widest('growth') },
+      { key: 'chart', width: Math.max(8, Math.min(30, Math.floor(width / 4))) },
+    ],
+    [
+      ['chart', 8],
+      ['type', 8],
+      ['chart', 0],
+      ['type', 0],
+      ['growth', 0],
+      ['pct', 0],
+    ],
+  );
   return drawRows(
-    [{ width: labelW, align: 'left' }, ...middle, { width: chartW, align: 'left' }],
-    cells.map((c) => [c.label, ...middle.map((m) => c[m.key]), c.chart]),
+    [
+      { width: fit.label, align: 'left' },
+      ...fit.columns.map((c) => ({ width: c.width, align: ALIGN[c.key] })),
+    ],
+    cells.map((c) => [
+      c.label,
+      ...fit.columns.map((col) => (col.key === 'chart' ? c.chart(col.width) : c[col.key])),
+    ]),
   ).map((l) => `  ${l}`);
 }

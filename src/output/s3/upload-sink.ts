@@ -8,7 +8,7 @@
  * it). abort() ends the body with an error, never with end(): an ended body
  * would be completed as a whole object. lib-storage then aborts the upload.
  */
-import { PassThrough, type Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Upload } from '@aws-sdk/lib-storage';
 import { isGzipPath } from '../formats.js';
@@ -43,6 +43,41 @@ function contentType(key: string): string {
   return CONTENT_TYPE[ext] ?? 'application/octet-stream';
 }
 
+/**
+ * Starts uploading `body` to the object at `url` (multipart once it passes
+ * a part); `done` settles when the object is complete, or fails with the
+ * store's error line (storeError). A body that fails aborts the upload.
+ */
+export async function uploadObject(
+  url: string,
+  body: Readable,
+  options: UploadOptions = {},
+): Promise<{ done: Promise<void> }> {
+  const { bucket, key } = parseObjectUrl(url);
+  const { client } = await s3();
+  const { Upload } = await import('@aws-sdk/lib-storage');
+  const upload: Upload = new Upload({
+    client,
+    params: { Bucket: bucket, Key: key, Body: body, ContentType: contentType(key) },
+    partSize: PART_SIZE,
+    queueSize: PARTS_IN_FLIGHT,
+    leavePartsOnError: false,
+  });
+  if (options.onProgress !== undefined) {
+    const report = options.onProgress;
+    upload.on('httpUploadProgress', (p) => {
+      if (typeof p.loaded === 'number') report(p.loaded);
+    });
+  }
+  const done = upload.done().then(
+    () => undefined,
+    async (error: unknown) => {
+      throw await storeError(error, 'write', url);
+    },
+  );
+  return { done };
+}
+
 export class S3UploadSink extends StreamSink {
   private done = false;
 
@@ -59,35 +94,13 @@ export class S3UploadSink extends StreamSink {
   }
 
   static async open(url: string, options: UploadOptions = {}): Promise<S3UploadSink> {
-    const { bucket, key } = parseObjectUrl(url);
-    const { client } = await s3();
-    const { Upload } = await import('@aws-sdk/lib-storage');
     const body = new PassThrough({ highWaterMark: 1024 * 1024 });
-    let target: Writable = body;
-    if (isGzipPath(key)) {
-      const gzip = createGzip({ level: 6 });
-      gzip.pipe(body);
-      target = gzip;
-    }
-    const upload: Upload = new Upload({
-      client,
-      params: { Bucket: bucket, Key: key, Body: body, ContentType: contentType(key) },
-      partSize: PART_SIZE,
-      queueSize: PARTS_IN_FLIGHT,
-      leavePartsOnError: false,
-    });
-    if (options.onProgress !== undefined) {
-      const report = options.onProgress;
-      upload.on('httpUploadProgress', (p) => {
-        if (typeof p.loaded === 'number') report(p.loaded);
-      });
-    }
+    const target = gzipped(url, body);
     const sink: { current?: S3UploadSink } = {};
-    const finished = upload.done().catch(async (error: unknown) => {
-      const mapped = await storeError(error, 'write', url);
+    const finished = (await uploadObject(url, body, options)).done.catch((error: Error) => {
       // Writes waiting for room must not wait for a reader that has gone.
-      sink.current?.fail(mapped);
-      throw mapped;
+      sink.current?.fail(error);
+      throw error;
     });
     finished.catch(() => undefined);
     sink.current = new S3UploadSink(target, body, finished, url);
@@ -119,4 +132,12 @@ export class S3UploadSink extends StreamSink {
     // The upload fails on the broken body and aborts the multipart upload on its way out.
     await this.finished.catch(() => undefined);
   }
+}
+
+/** What the format writer writes into: the body itself, or gzip in front of it for a `.gz` key. */
+export function gzipped(url: string, body: Writable): Writable {
+  if (!isGzipPath(url)) return body;
+  const gzip = createGzip({ level: 6 });
+  gzip.pipe(body);
+  return gzip;
 }
