@@ -18,9 +18,9 @@ import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../f
 import { cellReader } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
-import type { RowGroupMeta } from './parquet-meta.js';
+import type { PageIndexes, RowGroup, RowGroupMeta } from './parquet-meta.js';
 import { pageBytes } from '../page-bytes.js';
-import { columnValues } from './parquet-columns.js';
+import { columnStore } from './parquet-columns.js';
 import { Utf8Blocks } from './utf8-blocks.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
@@ -116,7 +116,6 @@ export function schemaOf(columns: readonly Column[]): SchemaElement[] {
 /** A row group's metadata, its offsets counted from the group's first byte. */
 
 const PAR1 = 0x31524150;
-const PAR1_LENGTH = 4;
 
 /**
  * Min/max statistics (for row-group pruning) on typed columns only. Text
@@ -154,26 +153,42 @@ export function shiftOffsets(meta: RowGroupMeta, by: number): void {
  */
 export interface RowGroupEncoder {
   add(record: ApiRecord): void;
+  /**
+   * Convert's byte reader (parquet-bytes.ts): adds the record on
+   * `bytes[from, to)`, one JSON object with a line end right after it, as a
+   * row; false when that line must be read the ordinary way (nothing added).
+   * Undefined when the columns are of a kind the byte reader does not take.
+   */
+  readonly addLine:
+    | ((bytes: Uint8Array, from: number, to: number, topLevel: boolean) => boolean)
+    | undefined;
   readonly rows: number;
   /** The buffered rows as one row group (its bytes in `spare` when they fit); undefined when there are none. */
   flush(spare?: ArrayBuffer): EncodedPage | undefined;
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
-  const [{ ByteWriter, ParquetWriter }, { snappyCompressor }] = await Promise.all([
-    import('hyparquet-writer'),
-    import('hysnappy'),
-  ]);
+  const [{ ByteWriter }, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] =
+    await Promise.all([
+      import('hyparquet-writer'),
+      import('hysnappy'),
+      import('./parquet-pages.js'),
+      import('./parquet-bytes.js'),
+    ]);
   // hysnappy (WebAssembly, same authors) compresses ~4× faster than
   // hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
-  const compressors = { SNAPPY: snappyCompressor() };
+  const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
   const columns = spec.columns;
   const schema = schemaOf(columns);
-  const names = schema.slice(1).map((e) => e.name);
+  const plans = columns.map((c, i) => ({
+    element: schema[i + 1]!,
+    statistics: HAS_STATISTICS[c.type],
+  }));
   let misfits = 0;
   const cells = columns.map(cellReader);
   const utf8 = new Utf8Blocks();
-  const held = columns.map((c) => columnValues(c.type, utf8));
+  const stores = columns.map((c) => columnStore(c.type, utf8));
+  const bytes = ByteRows.for(columns, stores, utf8);
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
@@ -182,40 +197,50 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   return {
     add(record) {
       for (let i = 0; i < columns.length; i++) {
-        if (!held[i]!.add(cells[i]!(record))) misfits++;
+        if (!stores[i]!.add(cells[i]!(record))) misfits++;
       }
       rows++;
     },
+    addLine:
+      bytes === undefined
+        ? undefined
+        : (line, from, to, topLevel) => {
+            if (!bytes.add(line, from, to, topLevel)) return false;
+            rows++;
+            return true;
+          },
     get rows() {
       return rows;
     },
     flush(spare) {
       if (rows === 0) return undefined;
-      const columnData = columns.map((c, i) => ({
-        name: names[i]!,
-        data: held[i]!.values(),
-        statistics: HAS_STATISTICS[c.type],
-        ...(held[i]!.plain ? { encoding: 'PLAIN' as const } : {}),
-      }));
       scratch.index = 0;
       scratch.offset = 0;
-      const pw = new ParquetWriter({ writer: scratch, schema, codec: 'SNAPPY', compressors });
-      void pw.write({ columnData, rowGroupSize: rows }); // synchronous: ByteWriter has no flush
-      const rowGroup = pw.row_groups[0]!;
-      const meta = { rowGroup, indexes: pw.pendingIndexes, misfits };
-      shiftOffsets(meta, -PAR1_LENGTH);
+      const chunkList: RowGroup['columns'] = [];
+      const indexes: PageIndexes[] = [];
+      let size = 0n;
+      for (let i = 0; i < columns.length; i++) {
+        const written = chunks.write(scratch, plans[i]!, stores[i]!);
+        chunkList.push(written.chunk);
+        if (written.offsetIndex !== undefined) indexes.push(written);
+        size += written.chunk.meta_data?.total_uncompressed_size ?? 0n;
+      }
+      const rowGroup: RowGroup = {
+        columns: chunkList,
+        total_byte_size: size,
+        num_rows: BigInt(rows),
+        total_compressed_size: BigInt(scratch.offset),
+      };
       const page = {
         records: rows,
-        bytes: pageBytes(
-          new Uint8Array(scratch.buffer, PAR1_LENGTH, scratch.offset - PAR1_LENGTH),
-          spare,
-        ),
-        parquet: meta,
+        bytes: pageBytes(new Uint8Array(scratch.buffer, 0, scratch.offset), spare),
+        parquet: { rowGroup, indexes, misfits: misfits + (bytes?.misfits ?? 0) },
       };
-      for (const column of held) column.reset();
+      for (const store of stores) store.truncate(0);
       utf8.reset();
       rows = 0;
       misfits = 0;
+      if (bytes !== undefined) bytes.misfits = 0;
       return page;
     },
   };
