@@ -227,9 +227,7 @@ describe('parquet byte reader', () => {
       expect(a.records).toBe(400);
       expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
       expect(a.parquet!.misfits).toBe(b.parquet!.misfits);
-      expect(
-        JSON.stringify(a.parquet!.rowGroup, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
-      ).toBe(JSON.stringify(b.parquet!.rowGroup, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+      expect(a.parquet!.columns).toEqual(b.parquet!.columns);
       // Most lines are read from their bytes; the rest go the record way.
       expect(fast).toBeGreaterThan(100);
       expect(fast).toBeLessThan(400);

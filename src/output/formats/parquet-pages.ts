@@ -19,15 +19,23 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import type { ColumnStore, NumberColumn, TextColumn } from './parquet-columns.js';
 import { NULL_FLAG, TRUE } from './parquet-columns.js';
-import type { PageIndexes, RowGroup } from './parquet-meta.js';
+import {
+  COLUMN_FIELDS,
+  COMPRESSED_SIZE,
+  DATA_OFFSET,
+  DATA_PAGES,
+  DICTIONARY_OFFSET,
+  ENCODING,
+  ENCODINGS,
+  FILE_OFFSET,
+  MAX,
+  MIN,
+  NULL_COUNT,
+  UNCOMPRESSED_SIZE,
+} from './parquet-meta.js';
+import type { DataEncoding } from './parquet-meta.js';
 
-type ColumnChunk = RowGroup['columns'][number];
 type PageHeader = Parameters<typeof writePageHeader>[1];
-type Encoding = 'PLAIN' | 'RLE' | 'RLE_DICTIONARY';
-/** hyparquet's Statistics, with the NaN count hyparquet-writer also writes for DOUBLE. */
-type Statistics = NonNullable<NonNullable<ColumnChunk['meta_data']>['statistics']> & {
-  nan_count?: bigint;
-};
 
 export type Compress = (bytes: Uint8Array) => Uint8Array;
 
@@ -157,18 +165,29 @@ export class ColumnChunkWriter {
     this.rle = new ByteWriterClass(1024);
   }
 
-  /** Writes `store`'s `rows` values as one column chunk at `out`'s offset. */
-  write(out: ByteWriter, plan: ColumnPlan, store: ColumnStore): PageIndexes {
+  /**
+   * Writes `store`'s values as one column chunk at `out`'s offset (the
+   * group's first byte at offset 0), and its metadata as numbers at
+   * `fields[at…]` (parquet-meta.ts); the pages of a chunk of more than one
+   * go to `pages`.
+   */
+  write(
+    out: ByteWriter,
+    plan: ColumnPlan,
+    store: ColumnStore,
+    fields: Float64Array,
+    at: number,
+    pages: number[],
+  ): void {
     const rows = store.rows;
     if (this.levels.length < rows) this.levels = new Uint8Array(rows * 2);
     if (this.packed.length < rows) this.packed = new Int32Array(rows * 2);
     const sizes = this.nulls(store);
     const type = plan.element.type!;
-    const start = out.offset;
+    fields[at + FILE_OFFSET] = out.offset;
+    fields[at + DICTIONARY_OFFSET] = -1;
     let uncompressed = 0;
-    let dictionaryOffset: bigint | undefined;
-    const encodings: Encoding[] = [];
-    let encoding: Encoding;
+    let encoding: DataEncoding;
     let valueSize: (row: number) => number;
     let writeValues: (from: number, to: number) => void;
     let entries = 0;
@@ -180,9 +199,8 @@ export class ColumnChunkWriter {
       writeValues = (from, to) => this.flags(store.values, from, to, encoding === 'RLE');
     } else if (this.buildDictionary(store, sizes)) {
       entries = this.dictionary.size;
-      dictionaryOffset = BigInt(out.offset);
+      fields[at + DICTIONARY_OFFSET] = out.offset;
       uncompressed += this.dictionaryPage(out, store, entries);
-      encodings.push('PLAIN');
       encoding = 'RLE_DICTIONARY';
       valueSize = () => 4;
       let next = 0; // the dictionary's indexes are per non-null row, in order
@@ -204,10 +222,11 @@ export class ColumnChunkWriter {
         writeValues = (from, to) => this.plainNumbers(numbers, type === 'INT64', from, to);
       }
     }
-    encodings.push(encoding);
 
-    const dataOffset = BigInt(out.offset);
-    const pages: { offset: bigint; compressed_page_size: number; first_row_index: bigint }[] = [];
+    fields[at + DATA_OFFSET] = out.offset;
+    const column = at / COLUMN_FIELDS;
+    const firstPage = pages.length;
+    let count = 0;
     let from = 0;
     while (from < rows) {
       let to = from;
@@ -220,36 +239,19 @@ export class ColumnChunkWriter {
       this.data.length = 0;
       writeValues(from, to);
       uncompressed += this.dataPage(out, from, to, encoding);
-      pages.push({
-        offset: BigInt(pageStart),
-        compressed_page_size: out.offset - pageStart,
-        first_row_index: BigInt(from),
-      });
+      pages.push(column, pageStart, out.offset - pageStart, from);
+      count++;
       from = to;
     }
+    // Page locations are kept for chunks of more than one page only (as hyparquet-writer's offset index).
+    if (count < 2) pages.length = firstPage;
 
-    const meta: NonNullable<ColumnChunk['meta_data']> = {
-      type,
-      encodings,
-      path_in_schema: [plan.element.name],
-      codec: 'SNAPPY',
-      num_values: BigInt(rows),
-      total_compressed_size: BigInt(out.offset - start),
-      total_uncompressed_size: BigInt(uncompressed),
-      data_page_offset: dataOffset,
-    };
-    if (dictionaryOffset !== undefined) meta.dictionary_page_offset = dictionaryOffset;
-    if (plan.statistics) {
-      meta.statistics = this.statistics(store, type);
-      meta.encoding_stats = [
-        ...(dictionaryOffset === undefined
-          ? []
-          : [{ page_type: 'DICTIONARY_PAGE' as const, encoding: 'PLAIN' as const, count: 1 }]),
-        { page_type: 'DATA_PAGE_V2' as const, encoding, count: pages.length },
-      ];
-    }
-    const chunk: ColumnChunk = { meta_data: meta, file_offset: BigInt(start) };
-    return pages.length > 1 ? { chunk, offsetIndex: { page_locations: pages } } : { chunk };
+    fields[at + COMPRESSED_SIZE] = out.offset - fields[at + FILE_OFFSET]!;
+    fields[at + UNCOMPRESSED_SIZE] = uncompressed;
+    fields[at + ENCODING] = ENCODINGS.indexOf(encoding);
+    fields[at + DATA_PAGES] = count;
+    fields[at + NULL_COUNT] = -1;
+    if (plan.statistics) this.statistics(store, fields, at);
   }
 
   /** Fills the definition levels (1: a value, 0: null); the non-null count and their PLAIN size. */
@@ -390,7 +392,7 @@ export class ColumnChunkWriter {
   }
 
   /** One DATA_PAGE_V2 of rows [from, to): levels, then the values in `data`, compressed. */
-  private dataPage(out: ByteWriter, from: number, to: number, encoding: Encoding): number {
+  private dataPage(out: ByteWriter, from: number, to: number, encoding: DataEncoding): number {
     const levels = this.levels.subarray(from, to);
     let nulls = 0;
     for (let i = 0; i < levels.length; i++) nulls += 1 - levels[i]!;
@@ -511,47 +513,26 @@ export class ColumnChunkWriter {
     return next;
   }
 
-  /** Min, max and null count, as hyparquet-writer gives them (bigints for INT64; -0 and +0 for DOUBLE). */
-  private statistics(store: ColumnStore, type: string): Statistics {
-    let nulls = 0;
+  /** Null count, min and max (NaN when all are null; flags as 0 and 1) at fields[at…]. */
+  private statistics(store: ColumnStore, fields: Float64Array, at: number): void {
     if (store.type === 'string' || store.type === 'json') {
       throw new Error('parquet: no statistics are kept for text columns');
     }
-    if (store.type === 'bool') {
-      let min: boolean | undefined;
-      let max: boolean | undefined;
-      for (let i = 0; i < store.rows; i++) {
-        const f = store.values[i];
-        if (f === NULL_FLAG) nulls++;
-        else {
-          const b = f === TRUE;
-          if (min === undefined || (!b && min)) min = b;
-          if (max === undefined || (b && !max)) max = b;
-        }
-      }
-      const stats: Statistics = { null_count: BigInt(nulls) };
-      if (min !== undefined && max !== undefined) {
-        stats.min_value = min;
-        stats.max_value = max;
-      }
-      return stats;
-    }
+    let nulls = 0;
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < store.rows; i++) {
-      const n = store.values[i]!;
+      const v = store.values[i]!;
+      const n = store.type === 'bool' ? (v === NULL_FLAG ? Number.NaN : v === TRUE ? 1 : 0) : v;
       if (Number.isNaN(n)) nulls++;
       else {
         if (n < min) min = n;
         if (n > max) max = n;
       }
     }
-    const stats: Statistics = { null_count: BigInt(nulls) };
-    if (type === 'DOUBLE') stats.nan_count = 0n;
-    if (nulls < store.rows) {
-      stats.min_value = type === 'DOUBLE' ? (min === 0 ? -0 : min) : BigInt(min);
-      stats.max_value = type === 'DOUBLE' ? (max === 0 ? 0 : max) : BigInt(max);
-    }
-    return stats;
+    const any = nulls < store.rows;
+    fields[at + NULL_COUNT] = nulls;
+    fields[at + MIN] = any ? min : Number.NaN;
+    fields[at + MAX] = any ? max : Number.NaN;
   }
 }

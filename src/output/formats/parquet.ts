@@ -18,7 +18,7 @@ import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../f
 import { cellReader } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
-import type { PageIndexes, RowGroup, RowGroupMeta } from './parquet-meta.js';
+import { COLUMN_FIELDS, rowGroupOf } from './parquet-meta.js';
 import { pageBytes } from '../page-bytes.js';
 import { columnStore } from './parquet-columns.js';
 import { Utf8Blocks } from './utf8-blocks.js';
@@ -113,8 +113,6 @@ export function schemaOf(columns: readonly Column[]): SchemaElement[] {
   ];
 }
 
-/** A row group's metadata, its offsets counted from the group's first byte. */
-
 const PAR1 = 0x31524150;
 
 /**
@@ -131,21 +129,6 @@ const HAS_STATISTICS: Record<ColumnType, boolean> = {
   string: false,
   json: false,
 };
-
-/** Adds `by` to every file offset of a row group's metadata. */
-export function shiftOffsets(meta: RowGroupMeta, by: number): void {
-  const delta = BigInt(by);
-  for (const chunk of meta.rowGroup.columns) {
-    chunk.file_offset += delta;
-    const m = chunk.meta_data;
-    if (m === undefined) continue;
-    m.data_page_offset += delta;
-    if (m.dictionary_page_offset !== undefined) m.dictionary_page_offset += delta;
-  }
-  for (const { offsetIndex } of meta.indexes) {
-    for (const page of offsetIndex?.page_locations ?? []) page.offset += delta;
-  }
-}
 
 /**
  * Collects rows and encodes them as one row group. Used by the writer and, in
@@ -216,25 +199,20 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
       if (rows === 0) return undefined;
       scratch.index = 0;
       scratch.offset = 0;
-      const chunkList: RowGroup['columns'] = [];
-      const indexes: PageIndexes[] = [];
-      let size = 0n;
+      const fields = new Float64Array(columns.length * COLUMN_FIELDS);
+      const pages: number[] = [];
       for (let i = 0; i < columns.length; i++) {
-        const written = chunks.write(scratch, plans[i]!, stores[i]!);
-        chunkList.push(written.chunk);
-        if (written.offsetIndex !== undefined) indexes.push(written);
-        size += written.chunk.meta_data?.total_uncompressed_size ?? 0n;
+        chunks.write(scratch, plans[i]!, stores[i]!, fields, i * COLUMN_FIELDS, pages);
       }
-      const rowGroup: RowGroup = {
-        columns: chunkList,
-        total_byte_size: size,
-        num_rows: BigInt(rows),
-        total_compressed_size: BigInt(scratch.offset),
-      };
       const page = {
         records: rows,
         bytes: pageBytes(new Uint8Array(scratch.buffer, 0, scratch.offset), spare),
-        parquet: { rowGroup, indexes, misfits: misfits + (bytes?.misfits ?? 0) },
+        parquet: {
+          rows,
+          columns: fields,
+          pages: new Float64Array(pages),
+          misfits: misfits + (bytes?.misfits ?? 0),
+        },
       };
       for (const store of stores) store.truncate(0);
       utf8.reset();
@@ -255,9 +233,11 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   const names = parquetNames(ctx.columns);
   const writer = await sinkWriter(ctx.sink);
   writer.appendUint32(PAR1);
+  const schema = schemaOf(ctx.columns);
+  const leaves = schema.slice(1);
   const footer = new ParquetFooter({
     ByteWriter,
-    schema: schemaOf(ctx.columns),
+    schema,
     createdBy: 'news CLI (hyparquet-writer)',
     kvMetadata: [
       {
@@ -276,9 +256,9 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     if (page === undefined) return;
     if (meta === undefined) throw new Error('parquet: a page without row group metadata');
     misfits += meta.misfits;
-    shiftOffsets(meta, writer.offset);
+    const { rowGroup, indexes } = rowGroupOf(meta, writer.offset, leaves);
     writer.passBytes(page.bytes);
-    footer.add(meta.rowGroup, meta.indexes);
+    footer.add(rowGroup, indexes);
     await writer.flush?.();
   };
 
