@@ -8,7 +8,6 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import type { ColumnStore } from '../../src/output/formats/parquet-columns.js';
 import { NULL_FLAG, TRUE, columnStore } from '../../src/output/formats/parquet-columns.js';
-import { Utf8Blocks } from '../../src/output/formats/utf8-blocks.js';
 import { exportToFile } from './helpers.js';
 
 /** A store's values as JS values: numbers (null for NaN), flags, text. */
@@ -19,8 +18,12 @@ function values(store: ColumnStore): unknown[] {
       const f = store.values[i];
       out.push(f === NULL_FLAG ? null : f === TRUE);
     } else if (store.type === 'string' || store.type === 'json') {
-      const h = store.values[i]!;
-      out.push(h < 0 ? null : new TextDecoder().decode(store.utf8.view(h)));
+      const at = store.values[i]!;
+      out.push(
+        at < 0
+          ? null
+          : new TextDecoder().decode(store.out.bytes.subarray(at + 4, at + 4 + store.length(i))),
+      );
     } else {
       const n = store.values[i]!;
       out.push(Number.isNaN(n) ? null : n);
@@ -31,7 +34,7 @@ function values(store: ColumnStore): unknown[] {
 
 describe('parquet column stores', () => {
   it('ints, floats and timestamps as numbers; null and misfits as null', () => {
-    const ints = columnStore('int', new Utf8Blocks());
+    const ints = columnStore('int');
     expect([7, null, '12', 1.5, 'x', 2 ** 60, true].map((c) => ints.add(c))).toEqual([
       true,
       true,
@@ -43,12 +46,12 @@ describe('parquet column stores', () => {
     ]);
     expect(values(ints)).toEqual([7, null, 12, null, null, null, null]);
 
-    const floats = columnStore('float', new Utf8Blocks());
+    const floats = columnStore('float');
     for (const c of [-0.42, -0, null, '1e3', Number.POSITIVE_INFINITY, 'NaN']) floats.add(c);
     expect(values(floats)).toEqual([-0.42, -0, null, 1000, null, null]);
     expect(Object.is(values(floats)[1], -0)).toBe(true);
 
-    const times = columnStore('timestamp', new Utf8Blocks());
+    const times = columnStore('timestamp');
     expect(times.add('2025-03-04T05:06:07Z')).toBe(true);
     expect(times.add('yesterday')).toBe(false);
     expect(times.add(1_700_000_000_000)).toBe(false);
@@ -56,7 +59,7 @@ describe('parquet column stores', () => {
   });
 
   it('flags: booleans, null, and anything else as a misfit', () => {
-    const flags = columnStore('bool', new Utf8Blocks());
+    const flags = columnStore('bool');
     expect([true, false, null, 'true', 1].map((c) => flags.add(c))).toEqual([
       true,
       true,
@@ -67,30 +70,37 @@ describe('parquet column stores', () => {
     expect(values(flags)).toEqual([true, false, null, null, null]);
   });
 
-  it('text as UTF-8 in the shared blocks, numbers as their text, lone surrogates as U+FFFD', () => {
-    const utf8 = new Utf8Blocks();
-    const column = columnStore('string', utf8);
+  it('text as UTF-8, each value after its length (a PLAIN page), lone surrogates as U+FFFD', () => {
+    const column = columnStore('string');
     const long = `Zürich 🎉 ${'x'.repeat(80)}`;
     for (const c of ['en', long, null, 42, 'lone \uD83D']) column.add(c);
     expect(values(column)).toEqual(['en', long, null, '42', 'lone \uFFFD']);
+    if (column.type !== 'string') throw new Error('a text column');
+    const plain = column.out.bytes.subarray(0, column.out.length);
+    expect([...plain.subarray(0, 6)]).toEqual([2, 0, 0, 0, 0x65, 0x6e]); // 2, "en"
+    expect(column.values.subarray(0, 5)).toEqual(
+      Int32Array.from([0, 6, -1, 6 + 4 + 93, 6 + 4 + 93 + 6]),
+    );
   });
 
-  it('grows past its first capacity, takes back rows, and starts empty after a reset', () => {
-    const utf8 = new Utf8Blocks();
-    const ints = columnStore('int', utf8);
-    const texts = columnStore('json', utf8);
+  it('grows past its first capacity, takes back rows and a half-written value, and starts empty again', () => {
+    const ints = columnStore('int');
+    const texts = columnStore('json');
+    if (texts.type !== 'json') throw new Error('a text column');
     for (let i = 0; i < 1000; i++) {
       ints.add(i);
       texts.add(`[${i},${'"y",'.repeat(30)}0]`);
     }
     expect(values(ints)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
     expect(values(texts)[999]).toBe(`[999,${'"y",'.repeat(30)}0]`);
-    utf8.save();
+    const length = texts.out.length;
     ints.add(1000);
     texts.add('taken back');
+    texts.begin();
+    texts.out.copy(new TextEncoder().encode('half'), 0, 4);
     ints.truncate(1000);
     texts.truncate(1000);
-    utf8.restore();
+    expect(texts.out.length).toBe(length);
     texts.add('after');
     expect(values(texts).slice(998)).toEqual([
       `[998,${'"y",'.repeat(30)}0]`,
@@ -99,11 +109,11 @@ describe('parquet column stores', () => {
     ]);
     ints.truncate(0);
     texts.truncate(0);
-    utf8.reset();
     ints.add(5);
     texts.add('short');
     expect(values(ints)).toEqual([5]);
     expect(values(texts)).toEqual(['short']);
+    expect(texts.out.length).toBe(4 + 5);
   });
 });
 

@@ -24,14 +24,7 @@ import { LIST_SEPARATOR } from '../flatten.js';
 import type { ColumnStore, NumberColumn, TextColumn } from './parquet-columns.js';
 import type { FlagColumn } from './parquet-columns.js';
 import { FALSE as FLAG_FALSE, TRUE as FLAG_TRUE, NULL_FLAG } from './parquet-columns.js';
-import {
-  TextOut,
-  json,
-  numberText,
-  simpleNumber,
-  stringText,
-  unescapeInto,
-} from './parquet-json-text.js';
+import { json, numberText, simpleNumber, stringText } from './parquet-json-text.js';
 import {
   ARRAY,
   END,
@@ -48,7 +41,6 @@ import {
   STRING,
   TRUE,
 } from './parquet-tape.js';
-import type { Utf8Blocks } from './utf8-blocks.js';
 
 /** A key on a column's path: its bytes, its slot (where the value's tape entry goes), its children. */
 interface PathNode {
@@ -149,7 +141,6 @@ export class ByteRows {
   private readonly tape = new JsonTape();
   private readonly root: PathNode;
   private readonly slots: Int32Array;
-  private readonly out = new TextOut();
   /** The root's `results` slot: a line that is an envelope of results is not one record. */
   private readonly results: number;
   /** Values that did not fit their column, counted as the record path counts them. */
@@ -162,7 +153,6 @@ export class ByteRows {
     root: PathNode,
     slots: number,
     results: number,
-    private readonly utf8: Utf8Blocks,
   ) {
     this.root = root;
     this.slots = new Int32Array(slots);
@@ -175,11 +165,7 @@ export class ByteRows {
    * when a path names a property every object has (`constructor`: the record
    * path would read it from the prototype).
    */
-  static for(
-    columns: readonly Column[],
-    stores: readonly ColumnStore[],
-    blocks: Utf8Blocks,
-  ): ByteRows | undefined {
+  static for(columns: readonly Column[], stores: readonly ColumnStore[]): ByteRows | undefined {
     let slots = 0;
     const root: PathNode = { key: new Uint8Array(0), slot: slots++, children: [] };
     const node = (path: readonly string[]): PathNode => {
@@ -205,7 +191,7 @@ export class ByteRows {
       plans.push({ make, slots: paths.map((p) => node(p).slot), store: stores[i]! });
     }
     const results = node(['results']).slot;
-    return new ByteRows(plans, root, slots, results, blocks);
+    return new ByteRows(plans, root, slots, results);
   }
 
   /**
@@ -230,11 +216,9 @@ export class ByteRows {
     }
     const rows = this.plans[0]?.store.rows ?? 0;
     const misfits = this.misfits;
-    this.utf8.save();
     for (const plan of this.plans) {
       if (!this.cell(bytes, plan)) {
         for (const p of this.plans) p.store.truncate(rows);
-        this.utf8.restore();
         this.misfits = misfits;
         return false;
       }
@@ -300,8 +284,8 @@ export class ByteRows {
     const store = plan.store;
     if (e < 0) {
       if (store.type === 'bool') store.push(NULL_FLAG);
-      else if (store.type === 'string' || store.type === 'json') store.push(-1);
-      else store.push(Number.NaN);
+      else if (store.type === 'string' || store.type === 'json') store.pushNull();
+      else (store as NumberColumn).push(Number.NaN);
       return true;
     }
     const tape = this.tape.tape;
@@ -349,23 +333,16 @@ export class ByteRows {
     const kind = tape[e]! & KIND;
     if (kind === OBJECT || kind === ARRAY) return this.jsonText(b, e, store);
     if (kind !== STRING) return false; // a number or a flag in a text column: left to String()
-    const start = tape[e + START]!;
-    const end = tape[e + END]!;
-    if ((tape[e]! & ESCAPED) === 0) {
-      store.push(this.utf8.addBytes(b, start, end));
-      return true;
-    }
-    const blocks = this.utf8;
-    blocks.reserve(end - start);
-    store.push(blocks.commit(unescapeInto(b, start, end, blocks.block, blocks.at) - blocks.at));
+    store.begin();
+    stringText(b, tape[e + START]!, tape[e + END]!, (tape[e]! & ESCAPED) !== 0, store.out);
+    store.end();
     return true;
   }
 
   private jsonText(b: Uint8Array, e: number, store: TextColumn): boolean {
-    const out = this.out;
-    out.length = 0;
-    if (!json(b, this.tape.tape, e, out)) return false;
-    store.push(this.utf8.addBytes(out.bytes, 0, out.length));
+    store.begin();
+    if (!json(b, this.tape.tape, e, store.out)) return false; // the row is taken back
+    store.end();
     return true;
   }
 
@@ -375,8 +352,8 @@ export class ByteRows {
    */
   private list(b: Uint8Array, e: number, store: TextColumn, names: boolean): boolean {
     const tape = this.tape.tape;
-    const out = this.out;
-    out.length = 0;
+    const out = store.out;
+    store.begin();
     const last = tape[e + NEXT]!;
     let first = true;
     for (let v = e + 4; v < last; v = tape[v + NEXT]!) {
@@ -401,7 +378,7 @@ export class ByteRows {
         if (!json(b, tape, v, out)) return false;
       } else out.copy(b, start, end); // true, false, null
     }
-    store.push(this.utf8.addBytes(out.bytes, 0, out.length));
+    store.end();
     return true;
   }
 

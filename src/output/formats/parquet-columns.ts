@@ -1,9 +1,9 @@
 /**
  * The values of the row group being filled, column by column, in typed
  * arrays: numbers in a Float64Array (NaN for null), flags in a Uint8Array,
- * text as UTF-8 in the group's blocks (utf8-blocks.ts), known by handle. The
- * page writer (parquet-pages.ts) reads them from there; no JS value is made
- * per cell. Held as JS values for the life of the group, about 45 objects a
+ * text as UTF-8 in a buffer of its own, laid out as a PLAIN page. The page
+ * writer (parquet-pages.ts) reads them from there; no JS value is made per
+ * cell. Held as JS values for the life of the group, about 45 objects a
  * row (BigInts, boxed doubles, strings) were copied by every young-generation
  * collection of a convert worker until promoted.
  *
@@ -13,7 +13,7 @@
  */
 import type { ColumnType } from '../columns.js';
 import type { Cell } from '../flatten.js';
-import type { Utf8Blocks } from './utf8-blocks.js';
+import { TextOut } from './parquet-json-text.js';
 
 const FIRST_CAPACITY = 256;
 
@@ -96,36 +96,95 @@ export class FlagColumn {
   }
 }
 
-/** string and json columns: handles into the group's UTF-8 blocks, -1 for null. */
+const encoder = new TextEncoder();
+
+/**
+ * string and json columns: the group's values as UTF-8, each after its
+ * length in four bytes, one after another in the column's own buffer: the
+ * layout of a PLAIN page, which is then compressed from there, not copied.
+ * A value is written between `begin` and `end` (convert's byte reader writes
+ * its bytes straight into `out`).
+ */
 export class TextColumn {
+  readonly out = new TextOut();
+  /** Per row: where its value starts in `out` (at its length), or -1 for null. */
   values = new Int32Array(FIRST_CAPACITY);
   rows = 0;
+  /** Where the value being written starts. */
+  private open = 0;
+  /** `out`'s length after the last whole value. */
+  private written = 0;
 
-  constructor(
-    readonly type: 'string' | 'json',
-    readonly utf8: Utf8Blocks,
-  ) {}
+  constructor(readonly type: 'string' | 'json') {}
 
+  /** A record's cell (as text: lone surrogates as U+FFFD, as TextEncoder writes them). */
   add(c: Cell): boolean {
-    this.push(c === null ? -1 : this.utf8.add(String(c)));
+    if (c === null) {
+      this.pushNull();
+      return true;
+    }
+    const text = String(c);
+    const out = this.out;
+    this.begin();
+    // A UTF-16 unit takes at most 3 bytes of UTF-8.
+    out.ensure(text.length * 3);
+    out.length += encoder.encodeInto(text, out.bytes.subarray(out.length)).written;
+    this.end();
     return true;
   }
 
-  /** A handle in the blocks, or -1 for null. */
-  push(handle: number): void {
+  pushNull(): void {
     this.values = grown(this.values, this.rows);
-    this.values[this.rows++] = handle;
+    this.values[this.rows++] = -1;
   }
 
+  /** Starts a value: what is written to `out` until `end` is its text. */
+  begin(): void {
+    const out = this.out;
+    out.ensure(4);
+    this.open = out.length;
+    out.length += 4;
+  }
+
+  end(): void {
+    const out = this.out;
+    const at = this.open;
+    const length = out.length - at - 4;
+    const bytes = out.bytes;
+    bytes[at] = length;
+    bytes[at + 1] = length >>> 8;
+    bytes[at + 2] = length >>> 16;
+    bytes[at + 3] = length >>> 24;
+    this.values = grown(this.values, this.rows);
+    this.values[this.rows++] = at;
+    this.written = out.length;
+  }
+
+  /** The length of row's value (not null). */
+  length(row: number): number {
+    const at = this.values[row]!;
+    const b = this.out.bytes;
+    return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+  }
+
+  /** Takes back the rows from `rows` on, and a value begun and not ended. */
   truncate(rows: number): void {
+    let length = this.written;
+    for (let r = rows; r < this.rows; r++) {
+      if (this.values[r]! >= 0) {
+        length = this.values[r]!;
+        break;
+      }
+    }
+    this.out.length = length;
+    this.written = length;
     this.rows = rows;
   }
 }
 
 export type ColumnStore = NumberColumn | FlagColumn | TextColumn;
 
-/** The store for a column of this type; text columns share `utf8`, reset with the group. */
-export function columnStore(type: ColumnType, utf8: Utf8Blocks): ColumnStore {
+export function columnStore(type: ColumnType): ColumnStore {
   switch (type) {
     case 'int':
     case 'float':
@@ -135,6 +194,6 @@ export function columnStore(type: ColumnType, utf8: Utf8Blocks): ColumnStore {
       return new FlagColumn();
     case 'string':
     case 'json':
-      return new TextColumn(type, utf8);
+      return new TextColumn(type);
   }
 }

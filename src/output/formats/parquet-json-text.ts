@@ -128,7 +128,7 @@ UNESCAPED[0x74] = 0x09;
  * end. It is never longer than the contents, so `end - start` bytes of room
  * are enough.
  */
-export function unescapeInto(
+function unescapeInto(
   b: Uint8Array,
   start: number,
   end: number,

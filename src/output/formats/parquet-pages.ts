@@ -189,14 +189,18 @@ export class ColumnChunkWriter {
     let uncompressed = 0;
     let encoding: DataEncoding;
     let valueSize: (row: number) => number;
-    let writeValues: (from: number, to: number) => void;
+    /** The page's values, encoded: in `data`, or (PLAIN text) in the column's own buffer. */
+    let writeValues: (from: number, to: number) => Uint8Array;
     let entries = 0;
 
     if (store.type === 'bool') {
       // hyparquet-writer's choice: RLE once a column has more than 16 values.
       encoding = rows > 16 ? 'RLE' : 'PLAIN';
       valueSize = () => 0.125;
-      writeValues = (from, to) => this.flags(store.values, from, to, encoding === 'RLE');
+      writeValues = (from, to) => {
+        this.flags(store.values, from, to, encoding === 'RLE');
+        return this.data.bytes.subarray(0, this.data.length);
+      };
     } else if (this.buildDictionary(store, sizes)) {
       entries = this.dictionary.size;
       fields[at + DICTIONARY_OFFSET] = out.offset;
@@ -206,20 +210,21 @@ export class ColumnChunkWriter {
       let next = 0; // the dictionary's indexes are per non-null row, in order
       writeValues = (from, to) => {
         next = this.indexes(from, to, next, entries);
+        return this.data.bytes.subarray(0, this.data.length);
       };
     } else {
       encoding = 'PLAIN';
       if (store.type === 'string' || store.type === 'json') {
         const text = store;
-        valueSize = (row) => {
-          const h = text.values[row]!;
-          return h < 0 ? 0 : text.utf8.length(h);
-        };
+        valueSize = (row) => text.length(row);
         writeValues = (from, to) => this.plainText(text, from, to);
       } else {
         const numbers = store as NumberColumn;
         valueSize = () => 8;
-        writeValues = (from, to) => this.plainNumbers(numbers, type === 'INT64', from, to);
+        writeValues = (from, to) => {
+          this.plainNumbers(numbers, type === 'INT64', from, to);
+          return this.data.bytes.subarray(0, this.data.length);
+        };
       }
     }
 
@@ -237,8 +242,7 @@ export class ColumnChunkWriter {
       }
       const pageStart = out.offset;
       this.data.length = 0;
-      writeValues(from, to);
-      uncompressed += this.dataPage(out, from, to, encoding);
+      uncompressed += this.dataPage(out, from, to, encoding, writeValues(from, to));
       pages.push(column, pageStart, out.offset - pageStart, from);
       count++;
       from = to;
@@ -267,14 +271,13 @@ export class ColumnChunkWriter {
         nonNull += present;
       }
     } else if (store.type === 'string' || store.type === 'json') {
-      const handles = store.values;
+      const starts = store.values;
       for (let i = 0; i < rows; i++) {
-        const h = handles[i]!;
-        if (h < 0) levels[i] = 0;
+        if (starts[i]! < 0) levels[i] = 0;
         else {
           levels[i] = 1;
           nonNull++;
-          plain += 4 + store.utf8.length(h);
+          plain += 4 + store.length(i);
         }
       }
     } else {
@@ -301,24 +304,18 @@ export class ColumnChunkWriter {
     const levels = this.levels;
     const dict = this.dictionary;
     const text = store.type === 'string' || store.type === 'json';
-    const size = text
-      ? (row: number) => 4 + store.utf8.length((store as TextColumn).values[row]!)
-      : () => 8;
+    const size = text ? (row: number) => 4 + (store as TextColumn).length(row) : () => 8;
     let hash: (row: number) => number;
     let same: (a: number, b: number) => boolean;
     if (text) {
-      const { values: handles, utf8 } = store as TextColumn;
-      hash = (row) => {
-        const h = handles[row]!;
-        return hashBytes(utf8.blockOf(h), utf8.start(h), utf8.length(h));
-      };
+      const column = store as TextColumn;
+      const starts = column.values;
+      hash = (row) => hashBytes(column.out.bytes, starts[row]! + 4, column.length(row));
       same = (a, b) => {
-        const ha = handles[a]!;
-        const hb = handles[b]!;
-        const length = utf8.length(ha);
+        const length = column.length(a);
         return (
-          length === utf8.length(hb) &&
-          bytesEqual(utf8.blockOf(ha), utf8.start(ha), utf8.blockOf(hb), utf8.start(hb), length)
+          length === column.length(b) &&
+          bytesEqual(column.out.bytes, starts[a]! + 4, column.out.bytes, starts[b]! + 4, length)
         );
       };
     } else {
@@ -371,7 +368,20 @@ export class ColumnChunkWriter {
     const rowOf = this.dictionary.rowOf;
     this.data.length = 0;
     if (store.type === 'string' || store.type === 'json') {
-      for (let e = 0; e < entries; e++) this.textValue(store, store.values[rowOf[e]!]!);
+      const data = this.data;
+      const bytes = store.out.bytes;
+      for (let e = 0; e < entries; e++) {
+        const row = rowOf[e]!;
+        const start = store.values[row]!;
+        const end = start + 4 + store.length(row);
+        data.ensure(end - start);
+        if (end - start < 32)
+          for (let i = start; i < end; i++) data.bytes[data.length++] = bytes[i]!;
+        else {
+          data.bytes.set(bytes.subarray(start, end), data.length);
+          data.length += end - start;
+        }
+      }
     } else {
       const int = store.type !== 'float';
       this.data.ensure(entries * 8);
@@ -391,8 +401,14 @@ export class ColumnChunkWriter {
     return header + raw.length;
   }
 
-  /** One DATA_PAGE_V2 of rows [from, to): levels, then the values in `data`, compressed. */
-  private dataPage(out: ByteWriter, from: number, to: number, encoding: DataEncoding): number {
+  /** One DATA_PAGE_V2 of rows [from, to): levels, then `raw` (the encoded values), compressed. */
+  private dataPage(
+    out: ByteWriter,
+    from: number,
+    to: number,
+    encoding: DataEncoding,
+    raw: Uint8Array,
+  ): number {
     const levels = this.levels.subarray(from, to);
     let nulls = 0;
     for (let i = 0; i < levels.length; i++) nulls += 1 - levels[i]!;
@@ -400,7 +416,6 @@ export class ColumnChunkWriter {
     lw.index = 0;
     lw.offset = 0;
     const levelBytes = writeRleBitPackedHybrid(lw, levels, 1);
-    const raw = this.data.bytes.subarray(0, this.data.length);
     const compressed = this.compress(raw);
     const headerStart = out.offset;
     writePageHeader(out, {
@@ -423,28 +438,15 @@ export class ColumnChunkWriter {
     return header + levelBytes + raw.length;
   }
 
-  /** A text value PLAIN: its length, then its bytes. */
-  private textValue(store: TextColumn, h: number): void {
-    const utf8 = store.utf8;
-    const length = utf8.length(h);
-    const data = this.data;
-    data.ensure(4 + length);
-    data.view.setUint32(data.length, length, true);
-    const at = data.length + 4;
-    const block = utf8.blockOf(h);
-    const start = utf8.start(h);
-    if (length < 32) {
-      const bytes = data.bytes;
-      for (let i = 0; i < length; i++) bytes[at + i] = block[start + i]!;
-    } else data.bytes.set(block.subarray(start, start + length), at);
-    data.length = at + length;
-  }
-
-  private plainText(store: TextColumn, from: number, to: number): void {
-    for (let row = from; row < to; row++) {
-      const h = store.values[row]!;
-      if (h >= 0) this.textValue(store, h);
-    }
+  /** Rows [from, to) PLAIN: the stretch of the column's buffer their values take (each after its length). */
+  private plainText(store: TextColumn, from: number, to: number): Uint8Array {
+    let first = from;
+    while (first < to && store.values[first]! < 0) first++;
+    if (first === to) return store.out.bytes.subarray(0, 0);
+    let last = to - 1;
+    while (store.values[last]! < 0) last--;
+    const start = store.values[first]!;
+    return store.out.bytes.subarray(start, store.values[last]! + 4 + store.length(last));
   }
 
   /** A number as INT64 (a safe integer, so its two halves are exact) or DOUBLE, little-endian. */

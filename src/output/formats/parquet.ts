@@ -21,7 +21,6 @@ import type { Sink } from '../sink.js';
 import { COLUMN_FIELDS, rowGroupOf } from './parquet-meta.js';
 import { pageBytes } from '../page-bytes.js';
 import { columnStore } from './parquet-columns.js';
-import { Utf8Blocks } from './utf8-blocks.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -169,9 +168,8 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   }));
   let misfits = 0;
   const cells = columns.map(cellReader);
-  const utf8 = new Utf8Blocks();
-  const stores = columns.map((c) => columnStore(c.type, utf8));
-  const bytes = ByteRows.for(columns, stores, utf8);
+  const stores = columns.map((c) => columnStore(c.type));
+  const bytes = ByteRows.for(columns, stores);
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
@@ -215,7 +213,6 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
         },
       };
       for (const store of stores) store.truncate(0);
-      utf8.reset();
       rows = 0;
       misfits = 0;
       if (bytes !== undefined) bytes.misfits = 0;
