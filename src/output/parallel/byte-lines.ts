@@ -12,6 +12,7 @@
  * The caller checks first that the chunk is valid UTF-8: a chunk that is not
  * goes through the text path whole (TextDecoder's replacement characters).
  */
+import { indexOf } from '../formats/parquet-tape.js';
 import { LineReader } from '../line-reader.js';
 import type { LineMode } from '../line-reader.js';
 import type { ApiRecord } from '../types.js';
@@ -42,7 +43,7 @@ export function readByteLines(bytes: Uint8Array, start: LineMode, target: LineTa
   let lines = 0;
   let pos = 0;
   while (pos < bytes.length) {
-    const nl = bytes.indexOf(NL, pos);
+    const nl = indexOf.call(bytes, NL, pos);
     const end = nl < 0 ? bytes.length : nl;
     let a = pos;
     let b = end;
