@@ -107,13 +107,20 @@ describe('parquet column stores', () => {
       `[999,${'"y",'.repeat(30)}0]`,
       'after',
     ]);
-    ints.truncate(0);
-    texts.truncate(0);
+    ints.reset();
+    texts.reset();
     ints.add(5);
     texts.add('short');
     expect(values(ints)).toEqual([5]);
     expect(values(texts)).toEqual(['short']);
     expect(texts.out.length).toBe(4 + 5);
+    // A buffer grown for a huge value is let go at the next group.
+    texts.add('x'.repeat(5_000_000));
+    expect(texts.out.bytes.length).toBeGreaterThan(5_000_000);
+    texts.reset();
+    expect(texts.out.bytes.length).toBeLessThan(1_000_000);
+    texts.add('again');
+    expect(values(texts)).toEqual(['again']);
   });
 });
 

@@ -70,6 +70,10 @@ export class NumberColumn {
   truncate(rows: number): void {
     this.rows = rows;
   }
+
+  reset(): void {
+    this.rows = 0;
+  }
 }
 
 export const FALSE = 0;
@@ -94,9 +98,15 @@ export class FlagColumn {
   truncate(rows: number): void {
     this.rows = rows;
   }
+
+  reset(): void {
+    this.rows = 0;
+  }
 }
 
 const encoder = new TextEncoder();
+/** A text column's buffer is kept from group to group up to this size (a 2 MB chunk's body column takes ~0.5 MB). */
+const KEPT_BYTES = 4 * 1024 * 1024;
 
 /**
  * string and json columns: the group's values as UTF-8, each after its
@@ -179,6 +189,12 @@ export class TextColumn {
     this.out.length = length;
     this.written = length;
     this.rows = rows;
+  }
+
+  /** Empties the column for the next group; a buffer grown for huge values is not kept. */
+  reset(): void {
+    this.truncate(0);
+    if (this.out.bytes.length > KEPT_BYTES) this.out.bytes = new Uint8Array(0);
   }
 }
 

@@ -212,7 +212,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
           misfits: misfits + (bytes?.misfits ?? 0),
         },
       };
-      for (const store of stores) store.truncate(0);
+      for (const store of stores) store.reset();
       rows = 0;
       misfits = 0;
       if (bytes !== undefined) bytes.misfits = 0;
