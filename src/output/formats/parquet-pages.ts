@@ -1,11 +1,13 @@
 /**
  * One column chunk of a row group, written from the typed stores of
  * parquet-columns.ts: definition levels, a dictionary when it at least
- * halves the column (hyparquet-writer's rule), PLAIN values otherwise, RLE
- * for flags, min/max statistics on typed columns, DATA_PAGE_V2 pages of
- * about 1 MB, SNAPPY. The metadata is hyparquet-writer's own shape
- * (ColumnChunk, OffsetIndex), so its footer writer serializes it, and its
- * page-header and RLE/bit-packing code is used as is.
+ * halves the column (hyparquet-writer's rule), PLAIN values otherwise (text
+ * compressed straight from its column's buffer), RLE for flags, min/max
+ * statistics on typed columns, DATA_PAGE_V2 pages of about 1 MB, SNAPPY:
+ * the encodings hyparquet-writer chooses for the same values. Its page-header and
+ * RLE/bit-packing code is used as is; the chunk's metadata is packed as
+ * numbers (parquet-meta.ts) and becomes hyparquet-writer's objects where its
+ * footer writer serializes them.
  *
  * Why not hyparquet-writer's `writeColumn`: it takes an array of JS values
  * per column (a BigInt per integer, a string or byte view per text), and

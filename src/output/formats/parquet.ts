@@ -1,12 +1,15 @@
 /**
- * Parquet through hyparquet-writer (pure JS; chosen by measurement, see
- * docs/PARQUET.md). Rows are collected as column arrays — the records
- * themselves are dropped page by page — and encoded as one row group every
- * ROW_GROUP_ROWS rows, so memory holds one row group at most. A row group is
- * encoded on its own (RowGroupEncoder: bytes plus metadata with offsets from
- * its first byte), then placed in the file by the writer, which shifts the
- * offsets: so `news convert`'s worker threads can encode row groups in
- * parallel (parallel/), and the writer writes them in order.
+ * Parquet (docs/PARQUET.md). Rows are collected column by column in typed
+ * stores (parquet-columns.ts) — the records themselves are dropped page by
+ * page — and encoded as one row group every ROW_GROUP_ROWS rows, so memory
+ * holds one row group at most. Our own column-chunk writer encodes the pages
+ * (parquet-pages.ts, SNAPPY by hysnappy); hyparquet-writer writes the page
+ * headers and the footer. A row group is encoded on its own (RowGroupEncoder:
+ * bytes, and metadata packed as numbers with offsets from its first byte,
+ * parquet-meta.ts), then placed in the file by the writer: so `news
+ * convert`'s worker threads encode row groups in parallel (parallel/), read
+ * from their lines' bytes (parquet-bytes.ts), and the writer writes them in
+ * order.
  *
  * Column names are the dotted names with `.` replaced by `_`
  * (`sentiment_overall_score`): Spark and other engines read a dot as struct
@@ -157,8 +160,8 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
       import('./parquet-pages.js'),
       import('./parquet-bytes.js'),
     ]);
-  // hysnappy (WebAssembly, same authors) compresses ~4× faster than
-  // hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
+  // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
+  // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
   const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
   const columns = spec.columns;
   const schema = schemaOf(columns);
@@ -171,8 +174,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   const stores = columns.map((c) => columnStore(c.type));
   const bytes = ByteRows.for(columns, stores);
   let rows = 0;
-  // One buffer for every group: growing a fresh one by doubling left ~15 MB
-  // of garbage ArrayBuffers per group, which the GC reclaims late.
+  // One buffer for every group (its bytes are copied out by pageBytes).
   const scratch = new ByteWriter(2 * 1024 * 1024);
 
   return {
