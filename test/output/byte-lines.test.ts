@@ -64,6 +64,17 @@ const CASES: [string, string, LineMode][] = [
   ['an array on one line', '[{"id":1},{"id":2}]\n', 'start'],
   ['text after a record', '{"id":1} x\n', 'lines'],
   ['a comma in JSON Lines', '{"id":1},\n', 'lines'],
+  // Enough lines declined that the rest of the chunk is read as text at once.
+  [
+    'many lines, one not a record far in',
+    `${Array.from({ length: 60 }, (_, i) => (i === 45 ? '{"id": }' : `{"id":${i}}`)).join('\n')}\n`,
+    'lines',
+  ],
+  [
+    'many lines of an array',
+    `[\n${Array.from({ length: 60 }, (_, i) => `{"id":${i}}`).join(',\n')}\n]\n`,
+    'start',
+  ],
 ];
 
 describe('readByteLines', () => {

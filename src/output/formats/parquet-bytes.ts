@@ -162,8 +162,9 @@ export class ByteRows {
   /**
    * A byte reader for these columns, or undefined when one of them is made
    * in a way it does not handle (a number column derived from a list), or
-   * when a path names a property every object has (`constructor`: the record
-   * path would read it from the prototype).
+   * when a path is empty (the record itself) or names a property every
+   * object has (`constructor`: the record path would read it from the
+   * prototype).
    */
   static for(columns: readonly Column[], stores: readonly ColumnStore[]): ByteRows | undefined {
     let slots = 0;
@@ -185,7 +186,9 @@ export class ByteRows {
     for (const [i, column] of columns.entries()) {
       const make = makeOf(column);
       const paths = [column.path, ...(column.alternatives ?? [])];
-      if (make === undefined || paths.some((p) => p.some((k) => k in Object.prototype))) {
+      const unsupported = (p: readonly string[]): boolean =>
+        p.length === 0 || p.some((k) => k in Object.prototype);
+      if (make === undefined || paths.some(unsupported)) {
         return undefined;
       }
       plans.push({ make, slots: paths.map((p) => node(p).slot), store: stores[i]! });

@@ -38,11 +38,47 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d;
 }
 
+/**
+ * bytes[from, to) as text (the text path): decoded and parsed a slice at a
+ * time by a strict LineReader in `mode`, the line ends before `from` counted
+ * in `lines`; records go to `add` as they come.
+ */
+export function readTextLines(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  mode: LineMode,
+  lines: number,
+  add: (records: ApiRecord[]) => void,
+): LinesRead {
+  const reader = new LineReader({ mode, line: lines + 1, strict: true });
+  // The decoder drops a byte-order mark only at the chunk's start, as one decoding it whole.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: from > 0 });
+  reader.feedBytes(bytes.subarray(from, to), decoder, () => add(reader.out.splice(0)));
+  reader.feed(decoder.decode());
+  reader.finishLine();
+  add(reader.out.splice(0));
+  return { lines: reader.line - 1, mode: reader.mode, failed: reader.failed };
+}
+
+/** Lines declined before the rest of a chunk goes to the text path at once: */
+const DECLINED = 16;
+
 export function readByteLines(bytes: Uint8Array, start: LineMode, target: LineTarget): LinesRead {
   let mode = start;
   let lines = 0;
   let pos = 0;
+  let offered = 0;
+  let declined = 0;
+  const add = (records: ApiRecord[]): void => {
+    if (records.length > 0) target.add(records);
+  };
   while (pos < bytes.length) {
+    // Lines the encoder mostly declines (another spelling of numbers, say)
+    // cost both ways: the rest of the chunk is read as text.
+    if (declined >= DECLINED && declined * 2 >= offered) {
+      return readTextLines(bytes, pos, bytes.length, mode, lines, add);
+    }
     const nl = indexOf.call(bytes, NL, pos);
     const end = nl < 0 ? bytes.length : nl;
     let a = pos;
@@ -59,23 +95,19 @@ export function readByteLines(bytes: Uint8Array, start: LineMode, target: LineTa
         b--;
         while (b > a && isSpace(bytes[b - 1]!)) b--;
       }
+      offered++;
       if (bytes[b - 1] === 0x7d && target.addLine(bytes, a, b, mode === 'lines')) {
         lines++;
         pos = nl + 1;
         continue;
       }
+      declined++;
     }
-    // This line as text, in the reader state the lines before it left. The
-    // text path's decoder drops a byte-order mark only at the chunk's start.
-    const reader = new LineReader({ mode, line: lines + 1, strict: true });
-    const decoder = new TextDecoder('utf-8', { ignoreBOM: pos > 0 });
-    reader.feed(decoder.decode(bytes.subarray(pos, nl < 0 ? end : nl + 1)));
-    if (nl < 0) reader.finishLine();
-    if (reader.out.length > 0) target.add(reader.out);
-    if (reader.failed) return { lines, mode, failed: true };
-    mode = reader.mode;
-    if (nl < 0) break;
-    lines++;
+    // This line as text, in the reader state the lines before it left.
+    const read = readTextLines(bytes, pos, nl < 0 ? end : nl + 1, mode, lines, add);
+    if (read.failed || nl < 0) return read;
+    mode = read.mode;
+    lines = read.lines;
     pos = nl + 1;
   }
   return { lines, mode, failed: false };

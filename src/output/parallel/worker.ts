@@ -7,11 +7,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LineReader } from '../line-reader.js';
 import { loadChunkEncoder, preloadEncoder } from '../page-encoders.js';
 import type { ChunkEncoder } from '../page-encoders.js';
-import { readByteLines } from './byte-lines.js';
-import type { LineTarget, LinesRead } from './byte-lines.js';
+import { readByteLines, readTextLines } from './byte-lines.js';
+import type { LineTarget } from './byte-lines.js';
 import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
 
 const port = parentPort!;
@@ -21,23 +20,12 @@ const preloaded = format === undefined ? Promise.resolve() : preloadEncoder(form
 
 type Outcome = ChunkResult extends infer R ? (R extends unknown ? Omit<R, 'input'> : never) : never;
 
-/** The chunk as text: decoded and parsed a slice at a time, its records encoded as they come. */
-function readText(encoder: ChunkEncoder, task: ChunkTask): LinesRead {
-  const reader = new LineReader({ mode: task.mode, strict: true });
-  const decoder = new TextDecoder('utf-8');
-  reader.feedBytes(task.bytes, decoder, () => encoder.add(reader.out.splice(0)));
-  reader.feed(decoder.decode());
-  reader.finishLine();
-  encoder.add(reader.out.splice(0));
-  return { lines: reader.line - 1, mode: reader.mode, failed: reader.failed };
-}
-
 function encodeChunk(encoder: ChunkEncoder, task: ChunkTask): Outcome {
   // An encoder that reads lines from their bytes (Parquet) gets them so, when they are UTF-8.
   const read =
     encoder.addLine !== undefined && isUtf8(task.bytes)
       ? readByteLines(task.bytes, task.mode, encoder as LineTarget)
-      : readText(encoder, task);
+      : readTextLines(task.bytes, 0, task.bytes.length, task.mode, 0, (r) => encoder.add(r));
   const page = encoder.finish(task.spare);
   if (read.failed) return { id: task.id, status: 'not-lines', lines: read.lines };
   return {
