@@ -311,6 +311,16 @@ describe('parquet byte reader', () => {
     expect(bytes.rows).toBe(1);
   });
 
+  it('is not used for columns it does not read as the record path does', async () => {
+    const encoder = async (columns: Column[]) =>
+      (await encoders(columns))[0].addLine === undefined ? 'none' : 'byte reader';
+    expect(await encoder([col('title', 'string')])).toBe('byte reader');
+    // The record path reads `constructor` from Object.prototype when a record lacks it.
+    expect(await encoder([col('constructor', 'string')])).toBe('none');
+    expect(await encoder([{ ...col('x', 'string'), path: [] }])).toBe('none');
+    expect(await encoder([col('tags', 'int', 'join')])).toBe('none');
+  });
+
   it('reads dates as Date.parse does, or leaves them to it', () => {
     const rand = random(5);
     for (let i = 0; i < 2000; i++) {
