@@ -63,7 +63,8 @@ const FLAT = 1.3;
 const DUCKDB_FACTOR = 1.5; // issue 5: parquet within 1.5× of DuckDB's time
 /** Issue 23, on 20k articles of ~6 KB: */
 const GOAL_MBPS = { csv: 120, jsonl: 120 }; // whole process, start-up included
-const GOAL_DUCKDB_TIME = 1; // parquet in no more time than DuckDB
+const GOAL_DUCKDB_TIME = 1; // parquet in no more time than DuckDB, at 20k articles and more…
+const GOAL_TIME_FROM = 20_000;
 const GOAL_DUCKDB_MEMORY = 1 / 5; // at under a fifth of its memory…
 /**
  * …from this size on: below it, Node's own floor (~63 MB for the CLI, ~11 MB
@@ -281,7 +282,7 @@ async function main() {
         );
         if (ours && time > DUCKDB_FACTOR)
           misses.push(`parquet ${n}: ${time.toFixed(2)}× DuckDB's time`);
-        if (ours && goal && time > GOAL_DUCKDB_TIME) {
+        if (ours && goal && n >= GOAL_TIME_FROM && time > GOAL_DUCKDB_TIME) {
           misses.push(`goal: parquet ${n} in ${time.toFixed(2)}× DuckDB's time (≤ 1)`);
         }
         if (ours && goal && n >= GOAL_MEMORY_FROM && memory >= GOAL_DUCKDB_MEMORY) {

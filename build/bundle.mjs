@@ -69,4 +69,6 @@ await build({
   minifyWhitespace: true,
   logLevel: 'warning',
 });
-console.log(`bundled ${relative(root, dirname(`${outdir}/main.js`))}/main.js and convert-worker.js`);
+console.log(
+  `bundled ${relative(root, dirname(`${outdir}/main.js`))}/main.js and convert-worker.js`,
+);
