@@ -174,7 +174,8 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   const stores = columns.map((c) => columnStore(c.type));
   const bytes = ByteRows.for(columns, stores);
   let rows = 0;
-  // One buffer for every group (its bytes are copied out by pageBytes).
+  // One buffer for every group: growing a fresh one by doubling left ~15 MB
+  // of garbage ArrayBuffers per group, which the GC reclaims late.
   const scratch = new ByteWriter(2 * 1024 * 1024);
 
   return {

@@ -19,8 +19,8 @@ interface Waiting {
 
 /**
  * The worker's script: the build's one-file bundle of it and its libraries
- * (build/bundle.mjs; each worker started ~50 ms sooner than when it loaded
- * ~50 modules one by one), or the module itself without it.
+ * (build/bundle.mjs; each worker is at work ~40 ms sooner than when it
+ * loaded ~50 modules one by one), or the module itself without it.
  */
 function workerUrl(): URL {
   const bundled = new URL('../../bundle/convert-worker.js', import.meta.url);

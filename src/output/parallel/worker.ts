@@ -3,7 +3,8 @@
  * records with the writer's own encoder, and sends the bytes back
  * (transferred, not copied). A chunk is decoded and parsed a slice at a time
  * and its records handed to the encoder as they come, so a worker holds one
- * slice of parsed records, not a chunk's.
+ * slice of parsed records, not a chunk's; an encoder that takes lines
+ * straight from their bytes (Parquet) gets them so (byte-lines.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
