@@ -40,6 +40,10 @@ export async function preloadEncoder(format: FormatName): Promise<void> {
 
 export interface ChunkEncoder {
   add(records: readonly ApiRecord[]): void;
+  /** Parquet: a line's record straight from its bytes (parallel/byte-lines.ts); false: read it as text. */
+  readonly addLine?:
+    | ((bytes: Uint8Array, from: number, to: number, topLevel: boolean) => boolean)
+    | undefined;
   /** The records added since the last finish, as one page; its bytes in `spare` when they fit. */
   finish(spare?: ArrayBuffer): EncodedPage;
 }
@@ -96,6 +100,7 @@ export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder>
         add(records) {
           for (const r of records) encoder.add(r);
         },
+        addLine: encoder.addLine,
         finish(spare) {
           return encoder.flush(spare) ?? { records: 0, bytes: new Uint8Array(0) };
         },

@@ -92,6 +92,43 @@ describe('news convert on worker threads', () => {
     expect(b.map((row) => Number(row[0]))).toEqual(records.map((r) => r['id']));
   });
 
+  it('parquet: every value as on the main thread, however the lines are spelled', async () => {
+    // The workers read Parquet lines from their bytes (formats/parquet-bytes.ts);
+    // the main thread (--jobs 1) parses them. Lines spelled otherwise than
+    // JSON.stringify writes them, a chunk with tabs (read byte by byte), a
+    // chunk with bytes that are not UTF-8 (read as text, with U+FFFD) and an
+    // envelope must come out the same.
+    const spelled = (r: ApiRecord, i: number): string => {
+      const line = JSON.stringify(r);
+      if (i % 7 === 0) return line.replace(/":/g, '": ').replace(/,"/g, ', "');
+      if (i % 11 === 0) return line.replace(/é/g, '\\u00e9').replace(/\//g, '\\/');
+      if (i % 13 === 0) return `{"results": [${line}]}`;
+      if (i % 17 === 0) return line.replace(/,"id":(\d+)([,}])/g, ',"id":$1.0$2');
+      return line;
+    };
+    const lines = records.map(spelled);
+    lines[1500] = lines[1500]!.replace(/,"/, ',\t"');
+    const text = Buffer.from(`${lines.join('\n')}\n`);
+    text[text.indexOf('"title":"', 3_000_000) + 10] = 0xff; // a title with a replacement character
+    const input = join(dir, 'spelled.jsonl');
+    writeFileSync(input, text);
+    const [one, two, run] = await both(input, 'parquet');
+    expect(run.stderr).toContain('worker threads read on');
+    expect(run.stderr).not.toContain('the main thread reads on');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const read = async (bytes: Buffer): Promise<unknown[][]> => {
+      const path = join(dir, `spelled-${Math.random()}.parquet`);
+      writeFileSync(path, bytes);
+      return (await con.runAndReadAll(`SELECT * FROM '${path}'`)).getRows();
+    };
+    const [a, b] = [await read(one), await read(two)];
+    expect(b).toHaveLength(records.length);
+    expect(b).toEqual(a);
+    // Columns: id, published_at, title, …
+    expect(b.filter((row) => String(row[2]).includes('\uFFFD'))).toHaveLength(1);
+  });
+
   it.each([
     // Read again from the first byte: this thread encodes nothing.
     ['reads again the chunks of a first page that spans three', 30_000, /read on from line 1\n/],

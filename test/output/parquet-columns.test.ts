@@ -1,21 +1,40 @@
 /**
  * A Parquet row group's values held by type (formats/parquet-columns.ts):
- * what hyparquet-writer gets back, nulls, values that do not fit their
- * column (null, counted, one warning), free text as UTF-8, and reuse after a
- * reset. Then the same through an export, read back by DuckDB.
+ * the type rules, nulls, values that do not fit their column (null, counted,
+ * one warning), text as UTF-8, rows taken back, reuse after a reset. Then
+ * the same through an export, read back by DuckDB.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { columnValues } from '../../src/output/formats/parquet-columns.js';
-import { Utf8Blocks } from '../../src/output/formats/utf8-blocks.js';
+import type { ColumnStore } from '../../src/output/formats/parquet-columns.js';
+import { NULL_FLAG, TRUE, columnStore } from '../../src/output/formats/parquet-columns.js';
 import { exportToFile } from './helpers.js';
 
-const text = (v: unknown): unknown =>
-  v instanceof Uint8Array ? `utf8:${new TextDecoder().decode(v)}` : v;
+/** A store's values as JS values: numbers (null for NaN), flags, text. */
+function values(store: ColumnStore): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < store.rows; i++) {
+    if (store.type === 'bool') {
+      const f = store.values[i];
+      out.push(f === NULL_FLAG ? null : f === TRUE);
+    } else if (store.type === 'string' || store.type === 'json') {
+      const at = store.values[i]!;
+      out.push(
+        at < 0
+          ? null
+          : new TextDecoder().decode(store.out.bytes.subarray(at + 4, at + 4 + store.length(i))),
+      );
+    } else {
+      const n = store.values[i]!;
+      out.push(Number.isNaN(n) ? null : n);
+    }
+  }
+  return out;
+}
 
-describe('parquet column values', () => {
-  it('ints and timestamps as bigints, floats as numbers, null and misfits as null', () => {
-    const ints = columnValues('int', new Utf8Blocks());
+describe('parquet column stores', () => {
+  it('ints, floats and timestamps as numbers; null and misfits as null', () => {
+    const ints = columnStore('int');
     expect([7, null, '12', 1.5, 'x', 2 ** 60, true].map((c) => ints.add(c))).toEqual([
       true,
       true,
@@ -25,22 +44,22 @@ describe('parquet column values', () => {
       false,
       false,
     ]);
-    expect(ints.values()).toEqual([7n, null, 12n, null, null, null, null]);
+    expect(values(ints)).toEqual([7, null, 12, null, null, null, null]);
 
-    const floats = columnValues('float', new Utf8Blocks());
+    const floats = columnStore('float');
     for (const c of [-0.42, -0, null, '1e3', Number.POSITIVE_INFINITY, 'NaN']) floats.add(c);
-    expect(floats.values()).toEqual([-0.42, -0, null, 1000, null, null]);
-    expect(Object.is(floats.values()[1], -0)).toBe(true);
+    expect(values(floats)).toEqual([-0.42, -0, null, 1000, null, null]);
+    expect(Object.is(values(floats)[1], -0)).toBe(true);
 
-    const times = columnValues('timestamp', new Utf8Blocks());
+    const times = columnStore('timestamp');
     expect(times.add('2025-03-04T05:06:07Z')).toBe(true);
     expect(times.add('yesterday')).toBe(false);
     expect(times.add(1_700_000_000_000)).toBe(false);
-    expect(times.values()).toEqual([BigInt(Date.parse('2025-03-04T05:06:07Z')), null, null]);
+    expect(values(times)).toEqual([Date.parse('2025-03-04T05:06:07Z'), null, null]);
   });
 
   it('flags: booleans, null, and anything else as a misfit', () => {
-    const flags = columnValues('bool', new Utf8Blocks());
+    const flags = columnStore('bool');
     expect([true, false, null, 'true', 1].map((c) => flags.add(c))).toEqual([
       true,
       true,
@@ -48,39 +67,60 @@ describe('parquet column values', () => {
       false,
       false,
     ]);
-    expect(flags.values()).toEqual([true, false, null, null, null]);
+    expect(values(flags)).toEqual([true, false, null, null, null]);
   });
 
-  it('text: short as strings, free text as UTF-8, PLAIN when most of it is free text', () => {
-    const utf8 = new Utf8Blocks();
-    const column = columnValues('string', utf8);
+  it('text as UTF-8, each value after its length (a PLAIN page), lone surrogates as U+FFFD', () => {
+    const column = columnStore('string');
     const long = `Zürich 🎉 ${'x'.repeat(80)}`;
-    for (const c of ['en', long, null, 42, long]) column.add(c);
-    expect(column.values().map(text)).toEqual(['en', `utf8:${long}`, null, '42', `utf8:${long}`]);
-    expect(column.plain).toBe(false); // 2 of 5
-    column.add(long);
-    expect(column.plain).toBe(false); // 3 of 6: half is not most
-    column.add(long);
-    expect(column.plain).toBe(true); // 4 of 7
+    for (const c of ['en', long, null, 42, 'lone \uD83D']) column.add(c);
+    expect(values(column)).toEqual(['en', long, null, '42', 'lone \uFFFD']);
+    if (column.type !== 'string') throw new Error('a text column');
+    const plain = column.out.bytes.subarray(0, column.out.length);
+    expect([...plain.subarray(0, 6)]).toEqual([2, 0, 0, 0, 0x65, 0x6e]); // 2, "en"
+    expect(column.values.subarray(0, 5)).toEqual(
+      Int32Array.from([0, 6, -1, 6 + 4 + 93, 6 + 4 + 93 + 6]),
+    );
   });
 
-  it('grows past its first capacity and starts empty after a reset', () => {
-    const utf8 = new Utf8Blocks();
-    const ints = columnValues('int', utf8);
-    const texts = columnValues('json', utf8);
+  it('grows past its first capacity, takes back rows and a half-written value, and starts empty again', () => {
+    const ints = columnStore('int');
+    const texts = columnStore('json');
+    if (texts.type !== 'json') throw new Error('a text column');
     for (let i = 0; i < 1000; i++) {
       ints.add(i);
       texts.add(`[${i},${'"y",'.repeat(30)}0]`);
     }
-    expect(ints.values()).toEqual(Array.from({ length: 1000 }, (_, i) => BigInt(i)));
-    expect(texts.values().map(text)[999]).toBe(`utf8:[999,${'"y",'.repeat(30)}0]`);
+    expect(values(ints)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(values(texts)[999]).toBe(`[999,${'"y",'.repeat(30)}0]`);
+    const length = texts.out.length;
+    ints.add(1000);
+    texts.add('taken back');
+    texts.begin();
+    texts.out.copy(new TextEncoder().encode('half'), 0, 4);
+    ints.truncate(1000);
+    texts.truncate(1000);
+    expect(texts.out.length).toBe(length);
+    texts.add('after');
+    expect(values(texts).slice(998)).toEqual([
+      `[998,${'"y",'.repeat(30)}0]`,
+      `[999,${'"y",'.repeat(30)}0]`,
+      'after',
+    ]);
     ints.reset();
     texts.reset();
-    utf8.reset();
     ints.add(5);
     texts.add('short');
-    expect(ints.values()).toEqual([5n]);
-    expect(texts.values()).toEqual(['short']);
+    expect(values(ints)).toEqual([5]);
+    expect(values(texts)).toEqual(['short']);
+    expect(texts.out.length).toBe(4 + 5);
+    // A buffer grown for a huge value is let go at the next group.
+    texts.add('x'.repeat(5_000_000));
+    expect(texts.out.bytes.length).toBeGreaterThan(5_000_000);
+    texts.reset();
+    expect(texts.out.bytes.length).toBeLessThan(1_000_000);
+    texts.add('again');
+    expect(values(texts)).toEqual(['again']);
   });
 });
 

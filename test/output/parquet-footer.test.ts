@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import type { EncodedPage } from '../../src/output/format-writer.js';
 import { ParquetFooter } from '../../src/output/formats/parquet-footer.js';
-import { rowGroupEncoder, schemaOf, shiftOffsets } from '../../src/output/formats/parquet.js';
+import { rowGroupOf } from '../../src/output/formats/parquet-meta.js';
+import type { PageIndexes, RowGroup } from '../../src/output/formats/parquet-meta.js';
+import { rowGroupEncoder, schemaOf } from '../../src/output/formats/parquet.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
 
@@ -42,13 +44,15 @@ async function groups(count: number, big: boolean): Promise<EncodedPage[]> {
   return out;
 }
 
+type Placed = { rowGroup: RowGroup; indexes: PageIndexes[] };
+
 /** The pages placed one after another after PAR1, as the writer places them. */
-function place(pages: EncodedPage[], add: (page: EncodedPage) => void, writer: ByteWriter): void {
+function place(pages: EncodedPage[], add: (group: Placed) => void, writer: ByteWriter): void {
   writer.appendUint32(0x31524150);
   for (const page of pages) {
-    shiftOffsets(page.parquet!, writer.offset);
+    const placed = rowGroupOf(page.parquet!, writer.offset, OPTIONS.schema.slice(1));
     writer.appendBytes(page.bytes);
-    add(page);
+    add(placed);
   }
 }
 
@@ -59,21 +63,17 @@ async function bothWays(count: number, big: boolean): Promise<[Uint8Array, Uint8
   reference.index = 0; // the constructor wrote PAR1; place() writes it again
   place(
     await groups(count, big),
-    (page) => {
-      pw.row_groups.push(page.parquet!.rowGroup);
-      pw.pendingIndexes.push(...page.parquet!.indexes);
-      pw.num_rows += page.parquet!.rowGroup.num_rows;
+    ({ rowGroup, indexes }) => {
+      pw.row_groups.push(rowGroup);
+      pw.pendingIndexes.push(...indexes);
+      pw.num_rows += rowGroup.num_rows;
     },
     reference,
   );
   pw.finish();
   const ours = new ByteWriter();
   const footer = new ParquetFooter({ ...OPTIONS, ByteWriter });
-  place(
-    await groups(count, big),
-    (page) => footer.add(page.parquet!.rowGroup, page.parquet!.indexes),
-    ours,
-  );
+  place(await groups(count, big), ({ rowGroup, indexes }) => footer.add(rowGroup, indexes), ours);
   footer.write(ours);
   return [ours.getBytes(), reference.getBytes()];
 }
@@ -92,7 +92,9 @@ describe('the Parquet footer, group by group', () => {
 
   it('the big group really has page indexes', async () => {
     const pages = await groups(6, true);
-    const paged = pages.map((p) => p.parquet!.indexes.some((i) => i.offsetIndex !== undefined));
+    const paged = pages.map(
+      (p) => rowGroupOf(p.parquet!, 4, OPTIONS.schema.slice(1)).indexes.length > 0,
+    );
     expect(paged).toEqual([false, false, false, true, false, false]);
   });
 });

@@ -1,12 +1,15 @@
 /**
- * Parquet through hyparquet-writer (pure JS; chosen by measurement, see
- * docs/PARQUET.md). Rows are collected as column arrays — the records
- * themselves are dropped page by page — and encoded as one row group every
- * ROW_GROUP_ROWS rows, so memory holds one row group at most. A row group is
- * encoded on its own (RowGroupEncoder: bytes plus metadata with offsets from
- * its first byte), then placed in the file by the writer, which shifts the
- * offsets: so `news convert`'s worker threads can encode row groups in
- * parallel (parallel/), and the writer writes them in order.
+ * Parquet (docs/PARQUET.md). Rows are collected column by column in typed
+ * stores (parquet-columns.ts) — the records themselves are dropped page by
+ * page — and encoded as one row group every ROW_GROUP_ROWS rows, so memory
+ * holds one row group at most. Our own column-chunk writer encodes the pages
+ * (parquet-pages.ts, SNAPPY by hysnappy); hyparquet-writer writes the page
+ * headers and the footer. A row group is encoded on its own (RowGroupEncoder:
+ * bytes, and metadata packed as numbers with offsets from its first byte,
+ * parquet-meta.ts), then placed in the file by the writer: so `news
+ * convert`'s worker threads encode row groups in parallel (parallel/), read
+ * from their lines' bytes (parquet-bytes.ts), and the writer writes them in
+ * order.
  *
  * Column names are the dotted names with `.` replaced by `_`
  * (`sentiment_overall_score`): Spark and other engines read a dot as struct
@@ -18,10 +21,9 @@ import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../f
 import { cellReader } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
-import type { RowGroupMeta } from './parquet-meta.js';
+import { COLUMN_FIELDS, rowGroupOf } from './parquet-meta.js';
 import { pageBytes } from '../page-bytes.js';
-import { columnValues } from './parquet-columns.js';
-import { Utf8Blocks } from './utf8-blocks.js';
+import { columnStore } from './parquet-columns.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -113,10 +115,7 @@ export function schemaOf(columns: readonly Column[]): SchemaElement[] {
   ];
 }
 
-/** A row group's metadata, its offsets counted from the group's first byte. */
-
 const PAR1 = 0x31524150;
-const PAR1_LENGTH = 4;
 
 /**
  * Min/max statistics (for row-group pruning) on typed columns only. Text
@@ -133,47 +132,47 @@ const HAS_STATISTICS: Record<ColumnType, boolean> = {
   json: false,
 };
 
-/** Adds `by` to every file offset of a row group's metadata. */
-export function shiftOffsets(meta: RowGroupMeta, by: number): void {
-  const delta = BigInt(by);
-  for (const chunk of meta.rowGroup.columns) {
-    chunk.file_offset += delta;
-    const m = chunk.meta_data;
-    if (m === undefined) continue;
-    m.data_page_offset += delta;
-    if (m.dictionary_page_offset !== undefined) m.dictionary_page_offset += delta;
-  }
-  for (const { offsetIndex } of meta.indexes) {
-    for (const page of offsetIndex?.page_locations ?? []) page.offset += delta;
-  }
-}
-
 /**
  * Collects rows and encodes them as one row group. Used by the writer and, in
  * the same way, by convert's workers.
  */
 export interface RowGroupEncoder {
   add(record: ApiRecord): void;
+  /**
+   * Convert's byte reader (parquet-bytes.ts): adds the record on
+   * `bytes[from, to)`, one JSON object with a line end right after it, as a
+   * row; false when that line must be read the ordinary way (nothing added).
+   * Undefined when the columns are of a kind the byte reader does not take.
+   */
+  readonly addLine:
+    | ((bytes: Uint8Array, from: number, to: number, topLevel: boolean) => boolean)
+    | undefined;
   readonly rows: number;
   /** The buffered rows as one row group (its bytes in `spare` when they fit); undefined when there are none. */
   flush(spare?: ArrayBuffer): EncodedPage | undefined;
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
-  const [{ ByteWriter, ParquetWriter }, { snappyCompressor }] = await Promise.all([
-    import('hyparquet-writer'),
-    import('hysnappy'),
-  ]);
-  // hysnappy (WebAssembly, same authors) compresses ~4× faster than
-  // hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
-  const compressors = { SNAPPY: snappyCompressor() };
+  const [{ ByteWriter }, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] =
+    await Promise.all([
+      import('hyparquet-writer'),
+      import('hysnappy'),
+      import('./parquet-pages.js'),
+      import('./parquet-bytes.js'),
+    ]);
+  // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
+  // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
+  const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
   const columns = spec.columns;
   const schema = schemaOf(columns);
-  const names = schema.slice(1).map((e) => e.name);
+  const plans = columns.map((c, i) => ({
+    element: schema[i + 1]!,
+    statistics: HAS_STATISTICS[c.type],
+  }));
   let misfits = 0;
   const cells = columns.map(cellReader);
-  const utf8 = new Utf8Blocks();
-  const held = columns.map((c) => columnValues(c.type, utf8));
+  const stores = columns.map((c) => columnStore(c.type));
+  const bytes = ByteRows.for(columns, stores);
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
@@ -182,40 +181,44 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   return {
     add(record) {
       for (let i = 0; i < columns.length; i++) {
-        if (!held[i]!.add(cells[i]!(record))) misfits++;
+        if (!stores[i]!.add(cells[i]!(record))) misfits++;
       }
       rows++;
     },
+    addLine:
+      bytes === undefined
+        ? undefined
+        : (line, from, to, topLevel) => {
+            if (!bytes.add(line, from, to, topLevel)) return false;
+            rows++;
+            return true;
+          },
     get rows() {
       return rows;
     },
     flush(spare) {
       if (rows === 0) return undefined;
-      const columnData = columns.map((c, i) => ({
-        name: names[i]!,
-        data: held[i]!.values(),
-        statistics: HAS_STATISTICS[c.type],
-        ...(held[i]!.plain ? { encoding: 'PLAIN' as const } : {}),
-      }));
       scratch.index = 0;
       scratch.offset = 0;
-      const pw = new ParquetWriter({ writer: scratch, schema, codec: 'SNAPPY', compressors });
-      void pw.write({ columnData, rowGroupSize: rows }); // synchronous: ByteWriter has no flush
-      const rowGroup = pw.row_groups[0]!;
-      const meta = { rowGroup, indexes: pw.pendingIndexes, misfits };
-      shiftOffsets(meta, -PAR1_LENGTH);
+      const fields = new Float64Array(columns.length * COLUMN_FIELDS);
+      const pages: number[] = [];
+      for (let i = 0; i < columns.length; i++) {
+        chunks.write(scratch, plans[i]!, stores[i]!, fields, i * COLUMN_FIELDS, pages);
+      }
       const page = {
         records: rows,
-        bytes: pageBytes(
-          new Uint8Array(scratch.buffer, PAR1_LENGTH, scratch.offset - PAR1_LENGTH),
-          spare,
-        ),
-        parquet: meta,
+        bytes: pageBytes(new Uint8Array(scratch.buffer, 0, scratch.offset), spare),
+        parquet: {
+          rows,
+          columns: fields,
+          pages: new Float64Array(pages),
+          misfits: misfits + (bytes?.misfits ?? 0),
+        },
       };
-      for (const column of held) column.reset();
-      utf8.reset();
+      for (const store of stores) store.reset();
       rows = 0;
       misfits = 0;
+      if (bytes !== undefined) bytes.misfits = 0;
       return page;
     },
   };
@@ -230,9 +233,11 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   const names = parquetNames(ctx.columns);
   const writer = await sinkWriter(ctx.sink);
   writer.appendUint32(PAR1);
+  const schema = schemaOf(ctx.columns);
+  const leaves = schema.slice(1);
   const footer = new ParquetFooter({
     ByteWriter,
-    schema: schemaOf(ctx.columns),
+    schema,
     createdBy: 'news CLI (hyparquet-writer)',
     kvMetadata: [
       {
@@ -251,9 +256,9 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     if (page === undefined) return;
     if (meta === undefined) throw new Error('parquet: a page without row group metadata');
     misfits += meta.misfits;
-    shiftOffsets(meta, writer.offset);
+    const { rowGroup, indexes } = rowGroupOf(meta, writer.offset, leaves);
     writer.passBytes(page.bytes);
-    footer.add(meta.rowGroup, meta.indexes);
+    footer.add(rowGroup, indexes);
     await writer.flush?.();
   };
 

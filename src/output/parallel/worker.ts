@@ -3,12 +3,15 @@
  * records with the writer's own encoder, and sends the bytes back
  * (transferred, not copied). A chunk is decoded and parsed a slice at a time
  * and its records handed to the encoder as they come, so a worker holds one
- * slice of parsed records, not a chunk's.
+ * slice of parsed records, not a chunk's; an encoder that takes lines
+ * straight from their bytes (Parquet) gets them so (byte-lines.ts).
  */
+import { isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LineReader } from '../line-reader.js';
 import { loadChunkEncoder, preloadEncoder } from '../page-encoders.js';
 import type { ChunkEncoder } from '../page-encoders.js';
+import { readByteLines, readTextLines } from './byte-lines.js';
+import type { LineTarget } from './byte-lines.js';
 import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
 
 const port = parentPort!;
@@ -19,21 +22,20 @@ const preloaded = format === undefined ? Promise.resolve() : preloadEncoder(form
 type Outcome = ChunkResult extends infer R ? (R extends unknown ? Omit<R, 'input'> : never) : never;
 
 function encodeChunk(encoder: ChunkEncoder, task: ChunkTask): Outcome {
-  const reader = new LineReader({ mode: task.mode, strict: true });
-  const decoder = new TextDecoder('utf-8');
-  reader.feedBytes(task.bytes, decoder, () => encoder.add(reader.out.splice(0)));
-  reader.feed(decoder.decode());
-  reader.finishLine();
-  encoder.add(reader.out.splice(0));
+  // An encoder that reads lines from their bytes (Parquet) gets them so, when they are UTF-8.
+  const read =
+    encoder.addLine !== undefined && isUtf8(task.bytes)
+      ? readByteLines(task.bytes, task.mode, encoder as LineTarget)
+      : readTextLines(task.bytes, 0, task.bytes.length, task.mode, 0, (r) => encoder.add(r));
   const page = encoder.finish(task.spare);
-  if (reader.failed) return { id: task.id, status: 'not-lines', lines: reader.line - 1 };
+  if (read.failed) return { id: task.id, status: 'not-lines', lines: read.lines };
   return {
     id: task.id,
     status: 'encoded',
     page,
-    lines: reader.line - 1,
+    lines: read.lines,
     startMode: task.mode,
-    endMode: reader.mode,
+    endMode: read.mode,
   };
 }
 
