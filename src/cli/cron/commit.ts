@@ -26,7 +26,13 @@ import { NewsError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import type { Reporter } from '../context.js';
 import { runPartName } from './partition.js';
-import { type PendingCommit, type RunState, commitRunState, withPending } from './run-state.js';
+import {
+  type PendingCommit,
+  type RunState,
+  commitRunState,
+  restoreRunState,
+  withPending,
+} from './run-state.js';
 import { fileExists, joinPath, makeFolderFor, publishFile, removeTree } from './storage.js';
 
 /** The folder under the output's root where a run stages its files: readers skip a leading `_`. */
@@ -109,10 +115,22 @@ export class StagedRun {
     if (this.files.length > 0) await removeTree(this.staging).catch(() => undefined);
   }
 
-  /** After a failure before the commit was recorded: the staged files go (best effort). */
+  /**
+   * After a failure before the commit was recorded: the staged files go, then
+   * the state is put back as the run found it (best effort: what is left is
+   * what a killed run leaves, which the next run settles).
+   */
   async discard(): Promise<void> {
-    if (this.recorded || this.files.length === 0) return;
-    await removeTree(this.staging).catch(() => undefined);
+    if (this.recorded) return;
+    if (this.files.length > 0) await removeTree(this.staging).catch(() => undefined);
+    const { state } = this;
+    if (state === undefined || this.intent === undefined) return;
+    // The intent was written only if it succeeded; a failed write left the state as it was.
+    const written = await this.intent.then(
+      () => true,
+      () => false,
+    );
+    if (written) await restoreRunState(state.file, state.base).catch(() => undefined);
   }
 }
 

@@ -10,7 +10,7 @@ import { NewsError, UsageError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import { RELATIVE_DATES, type RequestBody } from '../../params/types.js';
 import { unusableState, verifyLockOn } from './state-lock.js';
-import { readText, writeText } from './storage.js';
+import { readText, removeFile, writeText } from './storage.js';
 
 export const STATE_VERSION = 1;
 
@@ -177,4 +177,11 @@ export function withPending(
 export async function commitRunState(file: string, state: RunState): Promise<void> {
   await verifyLockOn(file);
   await writeText(file, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Puts back the state a run started from (none: no file), under the same lock. */
+export async function restoreRunState(file: string, base: RunState | undefined): Promise<void> {
+  if (base !== undefined) return commitRunState(file, base);
+  await verifyLockOn(file);
+  await removeFile(file);
 }

@@ -179,10 +179,10 @@ describe('a run killed while staging', () => {
 });
 
 describe('a run that fails before its commit is recorded', () => {
-  it('leaves nothing visible and nothing staged; the state does not move', async () => {
+  it('leaves nothing visible and nothing staged; the state is put back as it was', async () => {
     const { root, state, run } = setup();
     expect((await run()).code).toBe(0);
-    const before = readFileSync(state, 'utf8');
+    let before = readFileSync(state, 'utf8');
     const [first] = await readBack(root);
     await post(
       Array.from({ length: 30 }, (_, i) => ({
@@ -218,10 +218,13 @@ describe('a run that fails before its commit is recorded', () => {
           ],
           { now: NOW },
         );
-        if (failed.code === 0) continue;
-        expect(JSON.parse(readFileSync(state, 'utf8')).watermark).toEqual(
-          JSON.parse(before).watermark,
-        );
+        if (failed.code === 0) {
+          // A run the flaky server let through (it counts in the state's runs).
+          before = readFileSync(state, 'utf8');
+          continue;
+        }
+        // Put back as it was: no `pending: writing` for the next run to settle.
+        expect(readFileSync(state, 'utf8')).toBe(before);
         expect(await readBack(root)).toEqual([first, first]);
         expect(files(root).filter((f) => f.startsWith('_'))).toEqual([]);
         return;
