@@ -11,7 +11,8 @@ import { SHELLS, SHELL_FILES, completionScript } from '../../src/cli/completion/
 import { unpackTree } from '../../src/cli/completion/tree-file.js';
 import type { TreeCommand } from '../../src/cli/completion/types.js';
 import { flagName } from '../../src/params/registry.js';
-import { EVENT_TYPES, SEARCH_PARAMS } from '../../src/params/search-params.js';
+import { SEARCH_PARAMS } from '../../src/params/search-params.js';
+import { EVENT_TYPES } from '../../src/params/search-values.js';
 import { runCli } from '../helpers/cli.js';
 
 const cacheHome = () => mkdtempSync(join(tmpdir(), 'news-cache-'));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article } from '../../src/mock/fixtures/types.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { categorySlug } from '../../src/mock/search/row.js';
-import { SORT_BY } from '../../src/params/search-params.js';
+import { SORT_BY } from '../../src/params/search-values.js';
 import { NOW, PRO, api, ids, page, search, startConformanceServer } from './conformance-server.js';
 
 let server: MockServer;

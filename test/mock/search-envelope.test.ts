@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SORT_BY } from '../../src/params/search-params.js';
+import { SORT_BY } from '../../src/params/search-values.js';
 import type { Article } from '../../src/mock/fixtures/types.js';
 import { createSearchEngine } from '../../src/mock/search/index.js';
 import { CORPUS, LATEST_FIRST } from './search-corpus.js';

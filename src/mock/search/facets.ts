@@ -1,4 +1,4 @@
-import type { FACET_FIELDS } from '../../params/search-params.js';
+import type { FACET_FIELDS } from '../../params/search-values.js';
 import { addGap, type DateGap, parseDateBound, parseGap } from './dates.js';
 import type { ArticleTable } from '../store/table.js';
 import { FIELDS } from './fields.js';

@@ -1,4 +1,4 @@
-import type { FACET_FIELDS } from '../../params/search-params.js';
+import type { FACET_FIELDS } from '../../params/search-values.js';
 import type { Article } from '../fixtures/article-types.js';
 import { RawArticle } from '../store/article-json.js';
 import type { ArticleIndex } from './article-index.js';

@@ -1,4 +1,4 @@
-import type { SORT_BY } from '../../params/search-params.js';
+import type { SORT_BY } from '../../params/search-values.js';
 import type { ArticleTable } from '../store/table.js';
 import { FIELDS, narrowest, shortest } from './fields.js';
 import { authorOf, imageCount, isClickbait, isDuplicate, sourceOf } from './row.js';
