@@ -301,9 +301,9 @@ export class NewsClient {
     const { failure } = err;
     const after = attempts > 1 ? ` after ${attempts} attempts` : '';
     if (failure.kind === 'timeout') {
+      // No hint: the CLI's names the flag that sets the timeout (exit-codes.ts networkHint).
       return new TimeoutError(
         `no complete response from ${host} within ${formatSeconds(failure.timeoutMs)}${after}`,
-        { hint: 'the server may be slow for this query; raise the timeout or narrow the filters' },
       );
     }
     if (failure.kind === 'network') {

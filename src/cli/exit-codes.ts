@@ -94,26 +94,11 @@ function failureOf(error: unknown, verbose: boolean): Failure {
   if (error instanceof BudgetError)
     return { exitCode: EXIT.points, lines: withHint(`error: ${error.message}`, error.hint) };
   if (error instanceof InterruptedError)
-    return { exitCode: EXIT.interrupted, lines: ['error: interrupted'] };
-  if (error instanceof TimeoutError) {
-    // The client speaks of "the timeout"; here it becomes the flag that sets it.
+    return { exitCode: EXIT.interrupted, lines: withHint('error: interrupted', error.hint) };
+  if (error instanceof TimeoutError || error instanceof ConnectionError) {
     return {
       exitCode: EXIT.network,
-      lines: withHint(
-        `error: ${error.message}`,
-        error.message.startsWith('cannot connect')
-          ? 'check the network or --base-url; --timeout SECONDS waits longer (default 60)'
-          : 'the server may be slow for this query: raise --timeout SECONDS (default 60) or narrow the filters',
-      ),
-    };
-  }
-  if (error instanceof ConnectionError) {
-    return {
-      exitCode: EXIT.network,
-      lines: withHint(
-        `error: ${error.message}`,
-        error.hint ?? 'check the network or --base-url; --retries N retries more',
-      ),
+      lines: withHint(`error: ${error.message}`, error.hint ?? networkHint(error)),
     };
   }
   if (error instanceof NewsError)
@@ -123,6 +108,16 @@ function failureOf(error: unknown, verbose: boolean): Failure {
   if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
   else lines.push('hint: run again with --verbose for details');
   return { exitCode: EXIT.failure, lines };
+}
+
+/** What a network failure without a hint of its own is told. */
+export function networkHint(error: TimeoutError | ConnectionError): string {
+  if (error instanceof ConnectionError)
+    return 'check the network or --base-url; --retries N retries more';
+  // The client speaks of "the timeout"; here it becomes the flag that sets it.
+  return error.message.startsWith('cannot connect')
+    ? 'check the network or --base-url; --timeout SECONDS waits longer (default 60)'
+    : 'the server may be slow for this query: raise --timeout SECONDS (default 60) or narrow the filters';
 }
 
 function withHint(head: string, hint: string | undefined): string[] {

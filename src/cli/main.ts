@@ -35,7 +35,10 @@ export async function run(
   const fail = (error: unknown) => {
     const interrupted = signal.aborted && !(error instanceof CommanderError);
     const failure = describeFailure(
-      interrupted ? new InterruptedError('interrupted') : error,
+      // An InterruptedError of the command's own keeps its hint (what a checkpoint kept).
+      interrupted && !(error instanceof InterruptedError)
+        ? new InterruptedError('interrupted')
+        : error,
       verbose,
       secret,
     );

@@ -5,10 +5,17 @@
  * the same records as an uninterrupted run.
  */
 import type { NewsClient } from '../../api/index.js';
-import { NewsError, UsageError } from '../../api/errors.js';
+import {
+  ConnectionError,
+  InterruptedError,
+  NewsError,
+  TimeoutError,
+  UsageError,
+} from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import { isS3Url } from '../../output/s3/url.js';
 import type { FormatName } from '../../output/types.js';
+import { networkHint } from '../exit-codes.js';
 import { exportPages } from '../lists/export-pages.js';
 import type { ProgressLine } from '../reporter.js';
 import { Spool, checkpointPaths, loadCheckpoint, removeCheckpoint } from './checkpoint.js';
@@ -38,6 +45,7 @@ export async function runCheckpointed(
     fields: runtime.settings.fields ?? null,
   });
   let resumed: Spool | undefined;
+  let earlier = false;
   if (paging.cron.resume) {
     resumed = await Spool.resume(output, fingerprint);
     if (resumed === undefined) {
@@ -48,17 +56,28 @@ export async function runCheckpointed(
         `resuming ${output} at page ${c.next_page} (${c.records} records from ${c.pages} pages kept)`,
       );
     }
-  } else if ((await loadCheckpoint(checkpointPaths(output).checkpoint)) !== undefined) {
-    runtime.report.notice(
-      `discarding the checkpoint of an interrupted export to ${output} (--resume would continue it)`,
-    );
+  } else {
+    earlier = (await loadCheckpoint(checkpointPaths(output).checkpoint)) !== undefined;
   }
-  const spool: Spool = resumed ?? (await Spool.create(output, fingerprint, now));
-  const checkpoint = spool.checkpoint;
-  const startPage = checkpoint.pages === 0 ? req.startPage : checkpoint.next_page;
-  const perPage = checkpoint.per_page ?? req.perPage;
-  const limit = paging.limit === undefined ? undefined : paging.limit - checkpoint.records;
-  const pinnedEnd = checkpoint.pinned_end;
+  // A fresh spool replaces an earlier run's checkpoint only once this run has a page to keep:
+  // a run that fails before (a network down) leaves it for --resume.
+  let spool: Spool | undefined = resumed;
+  let pinned: string | undefined;
+  const fresh = async (): Promise<Spool> => {
+    if (earlier) {
+      runtime.report.notice(
+        `discarding the checkpoint of an interrupted export to ${output} (--resume would continue it)`,
+      );
+    }
+    const created = await Spool.create(output, fingerprint, now);
+    if (pinned !== undefined) created.setPin(pinned);
+    return created;
+  };
+  const checkpoint = resumed?.checkpoint;
+  const startPage = checkpoint === undefined ? req.startPage : checkpoint.next_page;
+  const perPage = checkpoint?.per_page ?? req.perPage;
+  const limit = paging.limit === undefined ? undefined : paging.limit - (checkpoint?.records ?? 0);
+  const pinnedEnd = checkpoint?.pinned_end;
   try {
     if (limit === undefined || limit > 0) {
       const pages = budgetedPages(client, req, request, tally, {
@@ -67,32 +86,33 @@ export async function runCheckpointed(
         limit,
         resumable: true,
         progress,
-        wholeRun: checkpoint.pages === 0,
+        wholeRun: checkpoint === undefined || checkpoint.pages === 0,
         // A resumed run pages the window the interrupted one was pinned to.
         pin: pinnedEnd === undefined ? undefined : { end: pinnedEnd },
-        onPin: (pin) => spool.setPin(pin.end),
+        onPin: (pin) => {
+          pinned = pin.end;
+          spool?.setPin(pin.end);
+        },
       });
       for await (const page of pages) {
+        spool ??= await fresh();
         const size =
           perPage ?? (typeof page.envelope['limit'] === 'number' ? page.envelope['limit'] : null);
-        const fresh = await spool.append(
+        const added = await spool.append(
           // A second pass's pages come after the last one: the checkpoint stays there.
           page.rescan === true ? spool.checkpoint.next_page - 1 : page.page,
           page.records,
           size ?? page.records.length,
           runtime.io.now(),
         );
-        progress.update(fresh.length);
+        progress.update(added.length);
         progress.show();
       }
     }
+    spool ??= await fresh();
   } catch (error) {
-    await spool.close();
-    if (error instanceof NewsError && !(error instanceof UsageError)) {
-      const c = spool.checkpoint;
-      error.hint ??= `${c.records} records from ${c.pages} pages are checkpointed: run the same command with --resume to continue`;
-    }
-    throw error;
+    await spool?.close();
+    throw withCheckpointHint(error, spool, earlier, runtime.signal.aborted);
   }
   await spool.close();
   // Hidden, not done: the upload of an s3:// output goes on drawing it.
@@ -110,6 +130,39 @@ export async function runCheckpointed(
   await removeCheckpoint(output);
   runStats(runtime).records = result.records;
   return result.records;
+}
+
+/**
+ * The failure of a checkpointed run, with what it kept and how to go on:
+ * appended to the failure's own hint (the network's, say), and on Ctrl-C
+ * the "interrupted" error main() would print anyway, with it.
+ */
+function withCheckpointHint(
+  error: unknown,
+  spool: Spool | undefined,
+  earlier: boolean,
+  interrupted: boolean,
+): unknown {
+  if (error instanceof UsageError) return error;
+  const c = spool?.checkpoint;
+  const kept =
+    c !== undefined
+      ? c.pages > 0
+        ? `${c.records} records from ${c.pages} pages are checkpointed: the same command with --resume continues`
+        : undefined
+      : earlier
+        ? 'the checkpoint of the earlier interrupted export is kept: the same command with --resume continues it'
+        : undefined;
+  if (kept === undefined) return error;
+  if (interrupted) return new InterruptedError('interrupted', { hint: kept });
+  if (!(error instanceof NewsError)) return error;
+  const own =
+    error.hint ??
+    (error instanceof TimeoutError || error instanceof ConnectionError
+      ? networkHint(error)
+      : undefined);
+  error.hint = own === undefined ? kept : `${own}; ${kept}`;
+  return error;
 }
 
 /** A regular file (or none yet): a checkpoint can sit beside it. Pipes and devices are written straight. */

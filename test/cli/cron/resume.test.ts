@@ -32,6 +32,20 @@ const QUERY = ['--published-at-start', '2026-11-15T00:00:00Z', '--per-page', '25
 const search = (server: MockServer, ...extra: string[]) =>
   runCli(['search', '--base-url', server.url, ...KEY, ...QUERY, ...extra], { now: NOW });
 
+/** Runs the export on the flaky mock until a run fails with pages checkpointed. */
+async function failAfterSomePages(out: string) {
+  let failed = await search(flaky, '-o', out, '--retries', '0');
+  for (let i = 0; i < 10 && !existsSync(`${out}.checkpoint.json`); i++) {
+    // Failed before its first page: nothing kept, and no checkpoint spoken of.
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).not.toMatch(/checkpoint/);
+    failed = await search(flaky, '-o', out, '--retries', '0');
+  }
+  expect(failed.code).toBe(1);
+  expect(existsSync(`${out}.checkpoint.json`)).toBe(true);
+  return failed;
+}
+
 describe('--resume', () => {
   for (const format of ['csv', 'json', 'parquet']) {
     it(`a failed ${format} export leaves no file; --resume ends identical`, async () => {
@@ -39,9 +53,10 @@ describe('--resume', () => {
       expect((await search(mock, '-o', full)).code).toBe(0);
 
       const out = join(dir, `part.${format}`);
-      const failed = await search(flaky, '-o', out, '--retries', '0');
-      expect(failed.code).toBe(1);
-      expect(failed.stderr).toMatch(/hint: .*checkpointed: run the same command with --resume/);
+      const failed = await failAfterSomePages(out);
+      expect(failed.stderr).toMatch(
+        /hint: .*checkpointed: the same command with --resume continues/,
+      );
       expect(existsSync(out)).toBe(false);
       const checkpoint = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')) as {
         next_page: number;
@@ -61,8 +76,7 @@ describe('--resume', () => {
 
   it('a checkpoint for another query is refused (exit 2)', async () => {
     const out = join(dir, 'other.csv');
-    await search(flaky, '-o', out, '--retries', '0');
-    if (!existsSync(`${out}.checkpoint.json`)) return;
+    await failAfterSomePages(out);
     const r = await runCli(
       [
         'search',
@@ -80,6 +94,58 @@ describe('--resume', () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/checkpoint .* another export/);
+  });
+
+  it('a run without --resume that fails before its first page keeps the earlier checkpoint', async () => {
+    const out = join(dir, 'kept.jsonl');
+    await failAfterSomePages(out);
+    const before = readFileSync(`${out}.checkpoint.json`, 'utf8');
+    const down = await runCli(
+      ['search', '--base-url', 'http://127.0.0.1:1', ...KEY, ...QUERY, '-o', out, '--retries', '0'],
+      { now: NOW },
+    );
+    expect(down.code).toBe(5);
+    expect(down.stderr).not.toMatch(/discarding/);
+    expect(down.stderr).toMatch(
+      /hint: check the network.*; the checkpoint of the earlier interrupted export is kept: the same command with --resume continues it/,
+    );
+    expect(readFileSync(`${out}.checkpoint.json`, 'utf8')).toBe(before);
+    const full = join(dir, 'kept-full.jsonl');
+    expect((await search(mock, '-o', full)).code).toBe(0);
+    const resumed = await search(mock, '-o', out, '--resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(out).equals(readFileSync(full))).toBe(true);
+  });
+
+  it('Ctrl-C: "interrupted" says what is checkpointed', async () => {
+    const slow = await startMockServer({ port: 0, quiet: true, now: NOW, latencyMs: 50 });
+    try {
+      const out = join(dir, 'ctrl-c.jsonl');
+      const controller = new AbortController();
+      const running = runCli(
+        ['search', '--base-url', slow.url, ...KEY, ...QUERY, '--concurrency', '1', '-o', out],
+        { now: NOW, signal: controller.signal },
+      );
+      // Interrupted once a page is checkpointed.
+      const pages = (): number => {
+        try {
+          return (JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')) as { pages: number })
+            .pages;
+        } catch {
+          return 0;
+        }
+      };
+      for (let i = 0; i < 200 && pages() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      controller.abort();
+      const r = await running;
+      expect(r.code).toBe(130);
+      expect(r.stderr).toMatch(
+        /error: interrupted\nhint: \d+ records from \d+ pages are checkpointed: the same command with --resume continues/,
+      );
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('--resume needs --all and -o', async () => {
