@@ -14,7 +14,8 @@ import { StagedRun } from './commit.js';
 import type { CronListRequest } from './cron-request.js';
 import { exportPartitioned } from './partitioned-export.js';
 import { type RunState, commitRunState } from './run-state.js';
-import { dirOf, isS3Url, nameOf } from './storage.js';
+import { hasTemplate } from './output-template.js';
+import { dirOf, fileExists, isS3Url, joinPath, nameOf } from './storage.js';
 
 export interface OutputStep {
   readonly pages: AsyncGenerator<ApiRecord[]>;
@@ -59,6 +60,11 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
     cron.state === undefined
       ? undefined
       : { file: cron.state, spec: step.request, base: step.previous };
+  // A plain -o FILE is this run's file: say so when it replaces an earlier run's.
+  const replaces =
+    single !== undefined &&
+    !hasTemplate(runtime.settings.output ?? '') &&
+    (await fileExists(joinPath(single.root, single.name)));
   const staged = StagedRun.create(root, state, runtime.io.now);
   const onUploaded = (bytes: number): void => progress.uploaded(bytes);
   let records: number;
@@ -85,6 +91,18 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
       ? `into ${counted(staged.staged, 'partition')} under ${root} (${staged.run})`
       : `to ${output}`;
     runtime.report.notice(`wrote ${counted(records, 'record')} ${where}`);
+    if (replaces) {
+      runtime.report.notice(
+        `${output} held the previous run's records and now holds this run's: with --state each run writes only what is new; -o '${withTimeField(runtime.settings.output ?? output!)}' or --partition-by day keeps every run`,
+      );
+    }
   }
   return records;
+}
+
+/** `news.csv.gz` → `news-{time}.csv.gz`: the name with the run's time before its extensions. */
+function withTimeField(path: string): string {
+  const slash = path.lastIndexOf('/') + 1;
+  const dot = path.indexOf('.', slash + 1);
+  return dot === -1 ? `${path}-{time}` : `${path.slice(0, dot)}-{time}${path.slice(dot)}`;
 }

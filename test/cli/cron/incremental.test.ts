@@ -83,6 +83,26 @@ describe('--state', () => {
     expect([...union].sort()).toEqual([...ids(join(dir, 'full.jsonl'))].sort());
   });
 
+  it("a plain -o FILE is each run's own file: replacing an earlier one says so, a template does not", async () => {
+    const state = join(dir, 'plain.json');
+    const out = join(dir, 'plain.jsonl');
+    const first = await run(state, out);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toMatch(/previous run/);
+    const second = await run(state, out);
+    expect(second.code).toBe(0);
+    expect(ids(out)).toEqual([]);
+    expect(second.stderr).toMatch(
+      /plain\.jsonl held the previous run's records and now holds this run's: .*-o '.*plain-\{time\}\.jsonl' or --partition-by day keeps every run/,
+    );
+    const templated = join(dir, 'each-{time}.jsonl');
+    const tState = join(dir, 'templated.json');
+    expect((await run(tState, templated)).code).toBe(0);
+    const again = await run(tState, templated);
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toMatch(/previous run/);
+  });
+
   it('--skip-empty writes no file when nothing is new', async () => {
     const state = join(dir, 'skip.json');
     expect((await run(state, join(dir, 'skip1.jsonl'))).code).toBe(0);
