@@ -14,8 +14,9 @@ import { flagName } from '../../src/params/registry.js';
 import { SEARCH_PARAMS } from '../../src/params/search-params.js';
 import { EVENT_TYPES } from '../../src/params/search-values.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const cacheHome = () => mkdtempSync(join(tmpdir(), 'news-cache-'));
+const cacheHome = () => scratchDir('news-cache-');
 
 /** `news __complete WORDS…` in-process: the values and the directive. */
 async function tab(words: string[], env: Record<string, string> = {}) {
