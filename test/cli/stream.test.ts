@@ -297,6 +297,24 @@ describe('news stream: output', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('a one-letter key is not "redacted" inside the words of the error and hint', async () => {
+    const r = await runCli([
+      'stream',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--api-key',
+      'k',
+      '--retries',
+      '0',
+    ]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^hint: check the network, a proxy/m);
+    expect(r.stderr).not.toContain('***');
+    const dry = await runCli(['search', '--api-key', 'k', '--auth', 'query', '--dry-run']);
+    expect(dry.stdout).toMatch(/\?api_key=\*\*\*/);
+    expect(dry.stdout).not.toMatch(/api_key=k|api_\*/);
+  });
+
   it('--duration over a server never reached: the network error and exit 5, as --max-events', async () => {
     const unreachable = (...extra: string[]) =>
       runCli(['stream', '--base-url', 'http://127.0.0.1:1', '--api-key', KEY, ...extra]);
