@@ -27,12 +27,14 @@ export async function chooseFormat(
 
 /**
  * The width tables and cards lay out for: `COLUMNS` when set (so a pipe or a
- * log can ask for a width, as `ls` allows), else the terminal's, else 80.
+ * log can ask for a width, as `ls` allows), else the terminal's, else 80. A
+ * terminal that reports 0 columns (`script`, some CI consoles) counts as none.
  */
 export function terminalWidth(runtime: Runtime): number {
   const fromEnv = Number(runtime.io.env['COLUMNS']);
   if (Number.isInteger(fromEnv) && fromEnv >= 20) return fromEnv;
-  return runtime.io.stdout.columns ?? 80;
+  const tty = runtime.io.stdout.columns;
+  return tty !== undefined && tty > 0 ? tty : 80;
 }
 
 /** The export options every command shares, for one destination (undefined: stdout). */
