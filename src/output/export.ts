@@ -31,6 +31,11 @@ export interface ExportOptions {
   terminalWidth?: number | undefined;
   /** For `table`: borderless (default) or boxed. */
   tableStyle?: 'plain' | 'box' | undefined;
+  /**
+   * Generic records: the columns shown when there are none, so a table or csv
+   * prints its header alone, as the fixed kinds do (an empty list of sessions).
+   */
+  emptyColumns?: readonly string[] | undefined;
   /** Feed or sheet title (e.g. the command line), for rss and xlsx. */
   title?: string | undefined;
   /** The RSS channel link (default https://apitube.io/). */
@@ -84,26 +89,27 @@ export function resolveColumns(
   kind: RecordKind,
   sample: readonly ApiRecord[],
   fields: readonly string[] | undefined,
+  emptyColumns?: readonly string[],
 ): { columns: Column[]; projected: boolean } {
-  const available = fixedColumns(kind) ?? inferColumns(sample);
+  // Nothing to infer from or check names against: nothing will be written but a header.
+  const headerOnly = kind === 'generic' && sample.length === 0;
+  const available =
+    fixedColumns(kind) ??
+    (headerOnly && emptyColumns !== undefined
+      ? emptyColumns.map(namedColumn)
+      : inferColumns(sample));
   if (fields === undefined || fields.length === 0)
     return { columns: [...available], projected: false };
-  if (kind === 'generic' && sample.length === 0) {
-    // Nothing to check the names against, and nothing will be written but a header.
-    return {
-      columns: fields.map((name) => ({
-        name,
-        type: 'string',
-        path: name.split('.'),
-        derive: 'value',
-      })),
-      projected: true,
-    };
-  }
+  if (headerOnly) return { columns: fields.map(namedColumn), projected: true };
   return {
     columns: selectColumns(selectableColumns(kind) ?? available, fields),
     projected: true,
   };
+}
+
+/** A text column known by its name alone. */
+function namedColumn(name: string): Column {
+  return { name, type: 'string', path: name.split('.'), derive: 'value' };
 }
 
 function pageRecords(page: Page): number {
@@ -176,7 +182,12 @@ export async function exportRecords(
       throw new Error('exportRecords: an encoded page came before the writer asked for one');
     }
     const sample = current.done ? [] : (current.value as readonly ApiRecord[]);
-    const { columns, projected } = resolveColumns(options.kind, sample, options.fields);
+    const { columns, projected } = resolveColumns(
+      options.kind,
+      sample,
+      options.fields,
+      options.emptyColumns,
+    );
 
     sink = toStdout
       ? new StdoutSink(options.stdout)

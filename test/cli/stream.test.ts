@@ -247,6 +247,45 @@ describe('news stream: errors and exit codes', () => {
     expect(result.stderr).toMatch(/closed on purpose \(ER0364\)/);
   });
 
+  it('sessions -f table never cuts the session id, the value `sessions close` needs', async () => {
+    const result = await streamWhile(['--title', 'narrow table'], async () => {
+      const list = await runCli(
+        ['stream', 'sessions', '--base-url', server.url, '--api-key', KEY, '-f', 'table'],
+        { tty: 40 },
+      );
+      expect(list.code).toBe(0);
+      const [head, ...rows] = list.stdout.trimEnd().split('\n');
+      expect(head).toMatch(/^session_id\s/);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row).toMatch(/^ss_[0-9a-f]{16} /);
+      await runCli([
+        'stream',
+        'sessions',
+        'close',
+        rows.at(-1)!.split(' ')[0]!,
+        '--base-url',
+        server.url,
+        '--api-key',
+        KEY,
+      ]);
+    });
+    expect(result.code).toBe(0);
+  });
+
+  it('no sessions: -f table prints the header alone, as search does with no results; json []', async () => {
+    const table = await runCli(['stream', 'sessions', '--mock', '-f', 'table']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toBe(
+      'session_id  transport  opened_at  filters  events_sent  last_event_id\n',
+    );
+    const csv = await runCli(['stream', 'sessions', '--mock', '-f', 'csv']);
+    expect(csv.stdout.trim()).toBe(
+      'session_id,transport,opened_at,filters,events_sent,last_event_id',
+    );
+    const json = await runCli(['stream', 'sessions', '--mock', '-f', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+  });
+
   it('closing an unknown session exits 1 with the 404', async () => {
     const result = await runCli([
       'stream',

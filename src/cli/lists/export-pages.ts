@@ -73,7 +73,7 @@ export async function exportPages(
   kind: RecordKind,
   title: string,
   output: string | undefined = runtime.settings.output,
-  extra: Pick<ExportOptions, 'onUploaded'> = {},
+  extra: Pick<ExportOptions, 'onUploaded' | 'emptyColumns'> = {},
 ): Promise<ExportResult> {
   const format = await chooseFormat(runtime, output);
   const { exportRecords } = await import('../../output/index.js');
