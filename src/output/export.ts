@@ -40,6 +40,8 @@ export interface ExportOptions {
   title?: string | undefined;
   /** The RSS channel link (default https://apitube.io/). */
   link?: string | undefined;
+  /** The API's base URL: rss makes relative record links absolute against it (none: left out). */
+  linkBase?: string | undefined;
   warn: (message: string) => void;
   /** Abort → the temporary file is removed and InterruptedError is thrown. */
   signal?: AbortSignal | undefined;
@@ -203,6 +205,7 @@ export async function exportRecords(
       sanitize: options.sanitize ?? true,
       title: options.title,
       link: options.link,
+      linkBase: options.linkBase,
       terminalWidth: options.terminalWidth ?? 80,
       tableStyle: options.tableStyle,
       warn: options.warn,

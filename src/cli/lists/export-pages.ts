@@ -57,6 +57,8 @@ export function exportOptionsFor(
     terminalWidth: terminalWidth(runtime),
     tableStyle: io.env['NEWS_TABLE_STYLE'] === 'box' ? 'box' : 'plain',
     title,
+    // The in-process mock has no URL a feed reader could open.
+    linkBase: settings.mock ? undefined : settings.baseUrl,
     warn: (m) => runtime.report.warn(m),
     signal: runtime.signal,
   };

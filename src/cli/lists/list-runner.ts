@@ -200,10 +200,10 @@ export async function runList(
       async function* once(): AsyncGenerator<ApiRecord[]> {
         yield facets as unknown as ApiRecord[];
       }
-      await exportPages(runtime, once(), 'generic', `news ${spec.path} --facets-only`);
+      await exportPages(runtime, once(), 'generic', runtime.commandLine);
       return facets.length;
     }
-    await exportPages(runtime, records(), kind, `news ${spec.path}`);
+    await exportPages(runtime, records(), kind, runtime.commandLine);
     const { runStats } = await import('../cron/run-log.js');
     runStats(runtime).records = fetched;
     progress.done();
