@@ -200,6 +200,12 @@ describe('xml and rss', () => {
     expect(description).toBe('starts with CR');
   });
 
+  it('rss warns that --fields does nothing there, once', async () => {
+    const { warnings } = await exportToFile('rss', TRICKY_ARTICLES, { fields: ['id', 'title'] });
+    expect(warnings).toEqual(['--fields does nothing for -f rss: an RSS item has a fixed shape']);
+    expect((await exportToFile('rss', TRICKY_ARTICLES)).warnings).toEqual([]);
+  });
+
   it('rss links are absolute: relative ones resolved against linkBase, else left out', () => {
     const person = { id: 42, name: 'P', links: { self: '/v1/people/42' } };
     expect(rssItem(person, 'https://api.example.com/')['link']).toBe(

@@ -105,6 +105,8 @@ export async function rssEncoder(spec: Pick<EncoderSpec, 'linkBase'>): Promise<P
 }
 
 export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter> {
+  // The names were checked (a typo is still an error); the item's shape is RSS's.
+  if (ctx.projected) ctx.warn('--fields does nothing for -f rss: an RSS item has a fixed shape');
   const title = escapeText(ctx.title ?? 'news export');
   const link = escapeText(ctx.link ?? 'https://apitube.io/');
   return textWriter(ctx, encoderSpec(ctx, 'rss'), await rssEncoder(ctx), {
