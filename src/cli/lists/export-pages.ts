@@ -16,6 +16,9 @@ export async function chooseFormat(
     const { formatFromPath } = await import('../../output/index.js');
     const fromPath = formatFromPath(output);
     if (fromPath === undefined) {
+      // A directory (`-o /tmp`) or a path that cannot be written says so, not that the name has no extension.
+      const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
+      await resolveOutputTarget(output);
       throw new UsageError(`cannot tell the format from the file name "${output}"`, {
         hint: 'name the format with -f, e.g. -f csv',
       });
