@@ -1,6 +1,5 @@
 import { search as searchSpec } from '../../src/cli/commands/search.js';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFile } from '../../src/cli/completion/engine.js';
@@ -143,7 +142,7 @@ describe('news __complete', () => {
     });
     expect(offline.values.length).toBeGreaterThan(0);
 
-    const config = mkdtempSync(join(tmpdir(), 'news-config-'));
+    const config = scratchDir('news-config-');
     mkdirSync(join(config, 'news'));
     writeFileSync(
       join(config, 'news', 'config.json'),
