@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Removes each file's temp folders (test/helpers/scratch.ts) after its tests.
+    setupFiles: ['test/helpers/scratch-cleanup.ts'],
   },
 });

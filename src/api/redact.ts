@@ -35,12 +35,35 @@ export function keyForms(apiKey: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** Removes every occurrence of the key (raw and URL-encoded) from a text. */
+/**
+ * Keys shorter than this are replaced only where they stand as a whole token:
+ * a key `k` must not turn "check the network" into "chec*** the networ***".
+ * Everywhere the tool itself prints a key (a URL's `api_key=`, a header, a
+ * `Bearer` line) it stands alone, so a short key is still caught there.
+ */
+const SHORT_KEY_LENGTH = 8;
+
+/** Letters, digits, `_` and `-`: what a short key must not be glued to. */
+const WORD_CHAR = '[\\p{L}\\p{N}_-]';
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Removes every occurrence of the key (raw and URL-encoded) from a text; a key
+ * shorter than `SHORT_KEY_LENGTH` only where it is not part of a longer word.
+ */
 export function redactText(text: string, apiKey?: string): string {
   if (apiKey === undefined || apiKey === '') return text;
   let out = text;
   for (const form of keyForms(apiKey)) {
-    if (out.includes(form)) out = out.split(form).join(REDACTED);
+    if (!out.includes(form)) continue;
+    out =
+      apiKey.length < SHORT_KEY_LENGTH
+        ? out.replace(
+            new RegExp(`(?<!${WORD_CHAR})${escapeRegExp(form)}(?!${WORD_CHAR})`, 'gu'),
+            REDACTED,
+          )
+        : out.split(form).join(REDACTED);
   }
   return out;
 }

@@ -52,7 +52,7 @@ export async function run(
     secret = settings.apiKey;
     const report = createReporter(io.stderr, settings.quiet, settings.verbose, settings.apiKey);
     for (const warning of settings.configWarnings) report.warn(warning);
-    const runtime = new Runtime(io, settings, report, signal);
+    const runtime = new Runtime(io, settings, report, signal, argv);
     try {
       await handler(runtime);
     } finally {

@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { NewsClient } from '../api/index.js';
+import { shellQuote } from '../api/describe-request.js';
 import { UsageError } from '../api/errors.js';
+import { redactText } from '../api/redact.js';
 import type { ApiResponse, RequestSpec } from '../api/types.js';
 import type { CliIO, Reporter } from './context.js';
 import { PointsMeter } from './points-meter.js';
@@ -49,7 +51,15 @@ export class Runtime {
     readonly settings: Settings,
     readonly report: Reporter,
     readonly signal: AbortSignal,
+    /** The words after `news`, as typed. */
+    readonly argv: readonly string[] = [],
   ) {}
+
+  /** `news` and the words as typed, shell-quoted, the key shown as `***`: a feed's title. */
+  get commandLine(): string {
+    const words = ['news', ...this.argv.map(shellQuote)].join(' ');
+    return redactText(words, this.settings.apiKey);
+  }
 
   /** The client for real requests; with --mock, the mock server starts here. */
   client(): Promise<NewsClient> {

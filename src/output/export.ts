@@ -31,10 +31,17 @@ export interface ExportOptions {
   terminalWidth?: number | undefined;
   /** For `table`: borderless (default) or boxed. */
   tableStyle?: 'plain' | 'box' | undefined;
+  /**
+   * Generic records: the columns shown when there are none, so a table or csv
+   * prints its header alone, as the fixed kinds do (an empty list of sessions).
+   */
+  emptyColumns?: readonly string[] | undefined;
   /** Feed or sheet title (e.g. the command line), for rss and xlsx. */
   title?: string | undefined;
   /** The RSS channel link (default https://apitube.io/). */
   link?: string | undefined;
+  /** The API's base URL: rss makes relative record links absolute against it (none: left out). */
+  linkBase?: string | undefined;
   warn: (message: string) => void;
   /** Abort → the temporary file is removed and InterruptedError is thrown. */
   signal?: AbortSignal | undefined;
@@ -84,26 +91,27 @@ export function resolveColumns(
   kind: RecordKind,
   sample: readonly ApiRecord[],
   fields: readonly string[] | undefined,
+  emptyColumns?: readonly string[],
 ): { columns: Column[]; projected: boolean } {
-  const available = fixedColumns(kind) ?? inferColumns(sample);
+  // Nothing to infer from or check names against: nothing will be written but a header.
+  const headerOnly = kind === 'generic' && sample.length === 0;
+  const available =
+    fixedColumns(kind) ??
+    (headerOnly && emptyColumns !== undefined
+      ? emptyColumns.map(namedColumn)
+      : inferColumns(sample));
   if (fields === undefined || fields.length === 0)
     return { columns: [...available], projected: false };
-  if (kind === 'generic' && sample.length === 0) {
-    // Nothing to check the names against, and nothing will be written but a header.
-    return {
-      columns: fields.map((name) => ({
-        name,
-        type: 'string',
-        path: name.split('.'),
-        derive: 'value',
-      })),
-      projected: true,
-    };
-  }
+  if (headerOnly) return { columns: fields.map(namedColumn), projected: true };
   return {
     columns: selectColumns(selectableColumns(kind) ?? available, fields),
     projected: true,
   };
+}
+
+/** A text column known by its name alone. */
+function namedColumn(name: string): Column {
+  return { name, type: 'string', path: name.split('.'), derive: 'value' };
 }
 
 function pageRecords(page: Page): number {
@@ -176,7 +184,12 @@ export async function exportRecords(
       throw new Error('exportRecords: an encoded page came before the writer asked for one');
     }
     const sample = current.done ? [] : (current.value as readonly ApiRecord[]);
-    const { columns, projected } = resolveColumns(options.kind, sample, options.fields);
+    const { columns, projected } = resolveColumns(
+      options.kind,
+      sample,
+      options.fields,
+      options.emptyColumns,
+    );
 
     sink = toStdout
       ? new StdoutSink(options.stdout)
@@ -192,6 +205,7 @@ export async function exportRecords(
       sanitize: options.sanitize ?? true,
       title: options.title,
       link: options.link,
+      linkBase: options.linkBase,
       terminalWidth: options.terminalWidth ?? 80,
       tableStyle: options.tableStyle,
       warn: options.warn,

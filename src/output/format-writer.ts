@@ -14,6 +14,8 @@ export interface WriterContext {
   readonly sanitize: boolean;
   readonly title: string | undefined;
   readonly link: string | undefined;
+  /** rss: the API's base URL, for relative record links (`/v1/people/42`). */
+  readonly linkBase?: string | undefined;
   readonly terminalWidth: number;
   /** `table`: borderless (default) or boxed. */
   readonly tableStyle?: 'plain' | 'box' | undefined;
@@ -31,6 +33,8 @@ export interface EncoderSpec {
   readonly projected: boolean;
   readonly kind: RecordKind;
   readonly sanitize: boolean;
+  /** rss: the base a relative record link is resolved against (none: such a link is left out). */
+  readonly linkBase?: string | undefined;
 }
 
 export function encoderSpec(ctx: WriterContext, format: FormatName): EncoderSpec {
@@ -40,6 +44,7 @@ export function encoderSpec(ctx: WriterContext, format: FormatName): EncoderSpec
     projected: ctx.projected,
     kind: ctx.kind,
     sanitize: ctx.sanitize,
+    linkBase: ctx.linkBase,
   };
 }
 

@@ -110,6 +110,7 @@ export async function openLiveExport(options: LiveExportOptions): Promise<LiveEx
     sanitize: options.sanitize ?? true,
     title: options.title,
     link: undefined,
+    linkBase: options.linkBase,
     terminalWidth: options.terminalWidth ?? 80,
     tableStyle: options.tableStyle,
     warn: options.warn,

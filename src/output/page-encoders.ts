@@ -93,7 +93,7 @@ export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder>
     case 'xml':
       return textChunks(await (await import('./formats/xml.js')).xmlEncoder(spec));
     case 'rss':
-      return textChunks(await (await import('./formats/rss.js')).rssEncoder());
+      return textChunks(await (await import('./formats/rss.js')).rssEncoder(spec));
     case 'parquet': {
       const encoder = await (await import('./formats/parquet.js')).rowGroupEncoder(spec);
       return {

@@ -128,6 +128,27 @@ describe('redaction', () => {
     expect(redactText('nothing', undefined)).toBe('nothing');
   });
 
+  it('a key under 8 characters is replaced where it stands alone, never inside a word', () => {
+    const hint = 'check the network, a proxy (HTTPS_PROXY) and --base-url';
+    expect(redactText(hint, 'k')).toBe(hint);
+    expect(redactText('api_key=k&x=1 k', 'k')).toBe('api_key=***&x=1 ***');
+    expect(redactText('x-api-key: k\nauthorization: Bearer k', 'k')).toBe(
+      'x-api-key: ***\nauthorization: Bearer ***',
+    );
+    expect(redactText(`-H 'X-API-Key: k7-x' "k7-x"`, 'k7-x')).toBe(`-H 'X-API-Key: ***' "***"`);
+    // Glued to letters, digits, _ or - (any script) it is part of another word.
+    expect(redactText('k7-xy _k7-x k7-x2 ék7-x', 'k7-x')).toBe('k7-xy _k7-x k7-x2 ék7-x');
+    expect(redactUrl('https://h/x?api_key=k', 'k')).toBe('https://h/x?api_key=***');
+    expect(redactUrl('https://h/x?api_key=a%20b&q=a+b', 'a b')).toBe(
+      'https://h/x?api_key=***&q=***',
+    );
+  });
+
+  it('a key of 8 characters or more is replaced wherever it appears, inside words too', () => {
+    expect(redactText('xxsecret99yy secret99', 'secret99')).toBe('xx***yy ***');
+    expect(redactText(`prefix${KEY}suffix`, KEY)).toBe('prefix***suffix');
+  });
+
   it.each([
     ['plain', 'plain'],
     ['a b', "'a b'"],

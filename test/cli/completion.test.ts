@@ -1,6 +1,5 @@
 import { search as searchSpec } from '../../src/cli/commands/search.js';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFile } from '../../src/cli/completion/engine.js';
@@ -14,8 +13,9 @@ import { flagName } from '../../src/params/registry.js';
 import { SEARCH_PARAMS } from '../../src/params/search-params.js';
 import { EVENT_TYPES } from '../../src/params/search-values.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const cacheHome = () => mkdtempSync(join(tmpdir(), 'news-cache-'));
+const cacheHome = () => scratchDir('news-cache-');
 
 /** `news __complete WORDS…` in-process: the values and the directive. */
 async function tab(words: string[], env: Record<string, string> = {}) {
@@ -142,7 +142,7 @@ describe('news __complete', () => {
     });
     expect(offline.values.length).toBeGreaterThan(0);
 
-    const config = mkdtempSync(join(tmpdir(), 'news-config-'));
+    const config = scratchDir('news-config-');
     mkdirSync(join(config, 'news'));
     writeFileSync(
       join(config, 'news', 'config.json'),

@@ -132,3 +132,26 @@ describe('every list command writes every format', () => {
     expect(table.stdout.trim().length).toBeGreaterThan(0);
   });
 });
+
+describe('rss from the command line', () => {
+  it('the channel title is the command line (key as ***); record links are absolute', async () => {
+    const r = await mock(['people', '--limit', '2', '-f', 'rss']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(XMLValidator.validate(r.stdout)).toBe(true);
+    expect(r.stdout).toContain(
+      `<title>news people --limit 2 -f rss --base-url ${server.url} --api-key ***</title>`,
+    );
+    expect(r.stdout).not.toContain(MOCK_DEFAULT_KEY);
+    const links = [...r.stdout.matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => m[1]);
+    expect(links).toHaveLength(2);
+    for (const link of links) expect(link).toMatch(new RegExp(`^${server.url}/v1/people/\\d+$`));
+  });
+
+  it('with the in-process mock there is no URL to resolve against: no item link', async () => {
+    const r = await runCli(['people', '--mock', '--limit', '2', '-f', 'rss']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('<title>news people --mock --limit 2 -f rss</title>');
+    expect(r.stdout.match(/<item>/g)).toHaveLength(2);
+    expect(r.stdout.match(/<link>/g)).toHaveLength(1);
+  });
+});

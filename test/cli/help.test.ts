@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docsProgram, helpTopicsMarkdown, manPage } from '../../src/cli/help/docs.js';
+import { wrapExample } from '../../src/cli/help/format.js';
 import { ENVIRONMENT, EXIT_MEANINGS, TOPICS } from '../../src/cli/help/topics.js';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import { runCli } from '../helpers/cli.js';
@@ -58,6 +59,37 @@ describe('search --help', () => {
     expect(r.stdout).not.toMatch(/^Options:$/m);
     expect(at('--resolve')).toBeGreaterThan(at('Request options:'));
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/--verbose|--help/);
+  });
+
+  it('a wrapped example never parts a flag from its value', async () => {
+    for (const width of [60, 70, 80, 100]) {
+      const r = await runCli(['search', '--help'], { tty: width });
+      const lines = r.stdout.split('\n');
+      const from = lines.indexOf('Examples:');
+      const to = lines.indexOf('', from);
+      const shown = lines.slice(from + 1, to);
+      for (const [i, line] of shown.entries()) {
+        const next = shown[i + 1];
+        if (next === undefined || !next.startsWith('      ')) continue;
+        // A line ending in a flag is followed by another flag, not by that flag's value.
+        if (/ --?[\w-]+$/.test(line)) expect(next, `width ${width}`).toMatch(/^ {6}[-|]/);
+      }
+    }
+    const r = await runCli(['search', '--help'], { tty: 80 });
+    expect(r.stdout).toContain('--facets-only -f csv');
+  });
+
+  it('wrapExample breaks before flags and pipes, and inside a piece only when it is too long', () => {
+    expect(wrapExample('$ news a --x 1 -f csv | jq .id', 16)).toEqual([
+      '$ news a --x 1',
+      '-f csv | jq .id',
+    ]);
+    // `--query '…'` is longer than a line: broken at its own spaces, `-f csv` still whole.
+    expect(wrapExample("$ news --query 'a very long query text' -f csv", 20)).toEqual([
+      "$ news --query 'a",
+      'very long query',
+      "text' -f csv",
+    ]);
   });
 
   it('COLUMNS sets the width in a pipe', async () => {

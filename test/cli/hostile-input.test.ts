@@ -178,3 +178,24 @@ describe('the API key', () => {
     expect(saved.profiles['default']?.['api-key']).toBe(TEST_KEY);
   });
 });
+
+describe('-o a directory', () => {
+  it('says it is a directory (not that the name has no extension)', async () => {
+    const dir = isolatedConfigHome();
+    // Format guessed from the name: checked before the mock starts, so no note first.
+    const guessed = await runCli(['search', '--mock', '-o', dir]);
+    expect(guessed.stderr).toBe(
+      `error: cannot write ${dir}: it is a directory\nhint: name a file inside it, e.g. -o DIR/out.csv\n`,
+    );
+    for (const extra of [[], ['-f', 'json']]) {
+      const r = await runCli(['search', '--mock', '-o', dir, ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^error: cannot write ${dir}: it is a directory$`, 'm'));
+      expect(r.stderr).not.toContain('cannot tell the format');
+    }
+    const noExtension = await runCli(['search', '--mock', '-o', `${dir}/out`]);
+    expect(noExtension.stderr).toBe(
+      `error: cannot tell the format from the file name "${dir}/out"\nhint: name the format with -f, e.g. -f csv\n`,
+    );
+  });
+});

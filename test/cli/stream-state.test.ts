@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { call, startTestServer } from '../mock/server-helpers.js';
 
 const KEY = 'api_live_mock_pro';
@@ -75,6 +76,24 @@ describe('news stream --state', () => {
     expect(saved2.records).toBe(5);
     expect(existsSync(`${state}.lock`)).toBe(false);
   }, 30_000);
+
+  it('a state made with no filters says "no filters" in the mismatch hint, not {}', async () => {
+    const state = join(scratchDir('news-stream-state-'), 'st.json');
+    const first = await runCli(['stream', '--mock', '--max-events', '1', '--state', state]);
+    expect(first.code, first.stderr).toBe(0);
+    const other = await runCli([
+      'stream',
+      '--mock',
+      '--max-events',
+      '1',
+      '--state',
+      state,
+      '--language-code',
+      'en',
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^hint: no filters on \/v1\/news\/stream; use --state-reset/m);
+  });
 
   it('other filters against the state exit 2 unless --state-reset', async () => {
     const state = join(mkdtempSync(join(tmpdir(), 'news-stream-state-')), 's.json');

@@ -247,6 +247,45 @@ describe('news stream: errors and exit codes', () => {
     expect(result.stderr).toMatch(/closed on purpose \(ER0364\)/);
   });
 
+  it('sessions -f table never cuts the session id, the value `sessions close` needs', async () => {
+    const result = await streamWhile(['--title', 'narrow table'], async () => {
+      const list = await runCli(
+        ['stream', 'sessions', '--base-url', server.url, '--api-key', KEY, '-f', 'table'],
+        { tty: 40 },
+      );
+      expect(list.code).toBe(0);
+      const [head, ...rows] = list.stdout.trimEnd().split('\n');
+      expect(head).toMatch(/^session_id\s/);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row).toMatch(/^ss_[0-9a-f]{16} /);
+      await runCli([
+        'stream',
+        'sessions',
+        'close',
+        rows.at(-1)!.split(' ')[0]!,
+        '--base-url',
+        server.url,
+        '--api-key',
+        KEY,
+      ]);
+    });
+    expect(result.code).toBe(0);
+  });
+
+  it('no sessions: -f table prints the header alone, as search does with no results; json []', async () => {
+    const table = await runCli(['stream', 'sessions', '--mock', '-f', 'table']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toBe(
+      'session_id  transport  opened_at  filters  events_sent  last_event_id\n',
+    );
+    const csv = await runCli(['stream', 'sessions', '--mock', '-f', 'csv']);
+    expect(csv.stdout.trim()).toBe(
+      'session_id,transport,opened_at,filters,events_sent,last_event_id',
+    );
+    const json = await runCli(['stream', 'sessions', '--mock', '-f', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+  });
+
   it('closing an unknown session exits 1 with the 404', async () => {
     const result = await runCli([
       'stream',
@@ -295,6 +334,24 @@ describe('news stream: output', () => {
     const result = await stream(['--title', 'nothing-comes', '--duration', '300ms']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
+  });
+
+  it('a one-letter key is not "redacted" inside the words of the error and hint', async () => {
+    const r = await runCli([
+      'stream',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--api-key',
+      'k',
+      '--retries',
+      '0',
+    ]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^hint: check the network, a proxy/m);
+    expect(r.stderr).not.toContain('***');
+    const dry = await runCli(['search', '--api-key', 'k', '--auth', 'query', '--dry-run']);
+    expect(dry.stdout).toMatch(/\?api_key=\*\*\*/);
+    expect(dry.stdout).not.toMatch(/api_key=k|api_\*/);
   });
 
   it('--duration over a server never reached: the network error and exit 5, as --max-events', async () => {

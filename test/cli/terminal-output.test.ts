@@ -52,6 +52,18 @@ describe('tables', () => {
     for (const line of lines.slice(1)) expect(line).toMatch(/ \d{9}$/);
   });
 
+  it('a terminal that reports 0 columns (COLUMNS unset or 0) gets the 80-column layout', async () => {
+    for (const env of [{}, { COLUMNS: '0' }]) {
+      const r = await runCli(['search', '--mock', '--limit', '3'], { tty: 0, env });
+      expect(r.code).toBe(0);
+      const [head, ...rows] = r.stdout.trimEnd().split('\n');
+      expect(head).toMatch(/^published\s+source\s+lang\s+title\s+id$/);
+      expect(rows).toHaveLength(3);
+      for (const line of rows) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+      expect(Math.max(...rows.map((l) => stringWidth(l)))).toBeGreaterThan(70);
+    }
+  });
+
   it('generic records get columns as wide as their content (codes are not cut at 14)', async () => {
     const r = await runCli(['event-types', '--mock', '-f', 'table'], { tty: 200 });
     expect(r.code).toBe(0);

@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { CliIO } from '../../src/cli/context.js';
 import { run } from '../../src/cli/main.js';
+import { scratchDir } from './scratch.js';
 
 export interface CliResult {
   code: number;
@@ -22,9 +21,12 @@ export interface CliOptions {
   now?: Date;
 }
 
-/** A config directory of its own, so no test reads the developer's real config. */
+/**
+ * A config directory of its own, so no test reads the developer's real config
+ * (tests may read it after `runCli` returns; it goes when the test file ends).
+ */
 export function isolatedConfigHome(): string {
-  return mkdtempSync(join(tmpdir(), 'news-config-'));
+  return scratchDir('news-config-');
 }
 
 /** Runs the CLI in-process, the way main() does, with captured stdout and stderr. */

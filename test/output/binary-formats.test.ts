@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import { ROW_GROUP_ROWS, parquetNames } from '../../src/output/formats/parquet.js';
-import { TRUNCATION_MARKER, XLSX_CELL_LIMIT } from '../../src/output/formats/xlsx.js';
+import { TRUNCATION_MARKER, XLSX_CELL_LIMIT, sheetName } from '../../src/output/formats/xlsx.js';
 import { exportToFile } from './helpers.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
 
@@ -39,6 +39,29 @@ describe('xlsx', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('32,767');
     expect(ws.getColumn(HEADER.indexOf('title') + 1).width).toBe(60);
+  });
+});
+
+describe('xlsx sheet names', () => {
+  it.each([
+    ['news /v1/news/everything', 'news v1 news everything'],
+    ['news  /v1/people', 'news v1 people'],
+    ["'[a]: b*?c\\d'", 'a b c d'],
+    ['news search --language-code en --title rates', 'news search --language-code en'],
+    ['x'.repeat(40), 'x'.repeat(31)],
+    [' // ', 'articles'],
+    [undefined, 'articles'],
+  ])('%j → %j', (title, name) => {
+    expect(sheetName(title, 'articles')).toBe(name);
+  });
+
+  it('the sheet of a list export has one space between words', async () => {
+    const { path } = await exportToFile('xlsx', TRICKY_ARTICLES, {
+      title: 'news /v1/news/everything',
+    });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    expect(wb.worksheets[0]!.name).toBe('news v1 news everything');
   });
 });
 

@@ -11,6 +11,7 @@ import Papa from 'papaparse';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
+import { rssItem } from '../../src/output/formats/rss.js';
 import { escapeTsv } from '../../src/output/formats/tsv.js';
 import type { FormatName } from '../../src/output/types.js';
 import { exportToFile } from './helpers.js';
@@ -197,6 +198,22 @@ describe('xml and rss', () => {
     ]);
     const description = String(items[3]!['description'] ?? '');
     expect(description).toBe('starts with CR');
+  });
+
+  it('rss warns that --fields does nothing there, once', async () => {
+    const { warnings } = await exportToFile('rss', TRICKY_ARTICLES, { fields: ['id', 'title'] });
+    expect(warnings).toEqual(['--fields does nothing for -f rss: an RSS item has a fixed shape']);
+    expect((await exportToFile('rss', TRICKY_ARTICLES)).warnings).toEqual([]);
+  });
+
+  it('rss links are absolute: relative ones resolved against linkBase, else left out', () => {
+    const person = { id: 42, name: 'P', links: { self: '/v1/people/42' } };
+    expect(rssItem(person, 'https://api.example.com/')['link']).toBe(
+      'https://api.example.com/v1/people/42',
+    );
+    expect(rssItem(person)['link']).toBeUndefined();
+    expect(rssItem({ id: 1, href: 'https://a.example/x' })['link']).toBe('https://a.example/x');
+    expect(rssItem({ id: 1, href: 'javascript:alert(1)' }, 'https://h/')['link']).toBeUndefined();
   });
 
   it('rss excerpts are cut without splitting a surrogate pair', async () => {

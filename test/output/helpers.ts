@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportRecords } from '../../src/output/index.js';
 import type { ExportOptions, ExportResult } from '../../src/output/index.js';
 import type { ApiRecord, FormatName, RecordKind } from '../../src/output/types.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { pagesOf } from './tricky-records.js';
 
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'news-output-test-'));
+  return scratchDir('news-output-test-');
 }
 
 export function filesIn(dir: string): string[] {

@@ -4,8 +4,7 @@
  * AWS SDK straight to s3rver, and DuckDB over the objects' bytes (its httpfs
  * extension cannot be downloaded here, so the bytes are handed to it as files).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DeleteObjectCommand,
@@ -17,6 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type S3Store, startS3Store } from '../../bench/s3-store.mjs';
+import { scratchDir } from '../helpers/scratch.js';
 
 export type { S3Store };
 
@@ -85,7 +85,7 @@ export class StoreReader {
    * and runs `sql` with `{files}` replaced by the glob over them.
    */
   async duck(prefix: string, sql: string): Promise<unknown[][]> {
-    const dir = mkdtempSync(join(tmpdir(), 'news-s3-read-'));
+    const dir = scratchDir('news-s3-read-');
     const { mkdirSync } = await import('node:fs');
     for (const key of await this.keys(prefix)) {
       const path = join(dir, key);

@@ -122,8 +122,10 @@ export function startingState(
 ): RunState | undefined {
   if (previous === undefined || reset) return undefined;
   if (previous.fingerprint !== fingerprint) {
+    const { params, path } = previous.query;
+    const made = Object.keys(params).length === 0 ? 'no filters' : JSON.stringify(params);
     throw new UsageError(`the query differs from the one ${file} was made for`, {
-      hint: `${JSON.stringify(previous.query.params)} on ${previous.query.path}; use --state-reset to start afresh, or another --state file`,
+      hint: `${made} on ${path}; use --state-reset to start afresh, or another --state file`,
     });
   }
   return previous;

@@ -59,19 +59,44 @@ function pieces(word: string, width: number): string[] {
 
 /** Greedy word wrap to `width` columns. */
 export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/ +/).flatMap((w) => pieces(w, width))) {
-      if (line === '') line = word;
-      else if (line.length + 1 + word.length <= width) line += ` ${word}`;
-      else {
-        lines.push(line);
-        line = word;
-      }
-    }
-    lines.push(line);
+  return text.split('\n').flatMap((paragraph) =>
+    fill(
+      paragraph.split(/ +/).flatMap((w) => pieces(w, width)),
+      width,
+    ),
+  );
+}
+
+/**
+ * An example command wrapped only before a flag or a pipe, so a flag keeps its
+ * value (`-f csv`, `--query 'a b'`); a flag with a value too long for a line
+ * is broken at its spaces.
+ */
+export function wrapExample(text: string, width: number): string[] {
+  const units: string[] = [];
+  for (const word of text.split(/ +/)) {
+    if (units.length > 0 && !/^[-|]/.test(word)) units[units.length - 1] += ` ${word}`;
+    else units.push(word);
   }
+  return fill(
+    units.flatMap((u) => (u.length <= width ? [u] : u.split(' ').flatMap((w) => pieces(w, width)))),
+    width,
+  );
+}
+
+/** Lines of whole pieces, each line at most `width` columns when the pieces allow. */
+function fill(words: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line === '') line = word;
+    else if (line.length + 1 + word.length <= width) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  lines.push(line);
   return lines;
 }
 
@@ -118,7 +143,8 @@ function examples(list: readonly string[], width: number): string[] {
   return section(
     'Examples:',
     list.flatMap((e) =>
-      wrap(`$ ${e}`, width - 2).map((l, i) => (i === 0 ? `  ${l}` : `      ${l}`)),
+      // Continuation lines are indented 6: every line must fit there.
+      wrapExample(`$ ${e}`, width - 6).map((l, i) => (i === 0 ? `  ${l}` : `      ${l}`)),
     ),
   );
 }

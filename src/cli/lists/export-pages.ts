@@ -16,6 +16,9 @@ export async function chooseFormat(
     const { formatFromPath } = await import('../../output/index.js');
     const fromPath = formatFromPath(output);
     if (fromPath === undefined) {
+      // A directory (`-o /tmp`) or a path that cannot be written says so, not that the name has no extension.
+      const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
+      await resolveOutputTarget(output);
       throw new UsageError(`cannot tell the format from the file name "${output}"`, {
         hint: 'name the format with -f, e.g. -f csv',
       });
@@ -27,12 +30,14 @@ export async function chooseFormat(
 
 /**
  * The width tables and cards lay out for: `COLUMNS` when set (so a pipe or a
- * log can ask for a width, as `ls` allows), else the terminal's, else 80.
+ * log can ask for a width, as `ls` allows), else the terminal's, else 80. A
+ * terminal that reports 0 columns (`script`, some CI consoles) counts as none.
  */
 export function terminalWidth(runtime: Runtime): number {
   const fromEnv = Number(runtime.io.env['COLUMNS']);
   if (Number.isInteger(fromEnv) && fromEnv >= 20) return fromEnv;
-  return runtime.io.stdout.columns ?? 80;
+  const tty = runtime.io.stdout.columns;
+  return tty !== undefined && tty > 0 ? tty : 80;
 }
 
 /** The export options every command shares, for one destination (undefined: stdout). */
@@ -55,6 +60,8 @@ export function exportOptionsFor(
     terminalWidth: terminalWidth(runtime),
     tableStyle: io.env['NEWS_TABLE_STYLE'] === 'box' ? 'box' : 'plain',
     title,
+    // The in-process mock has no URL a feed reader could open.
+    linkBase: settings.mock ? undefined : settings.baseUrl,
     warn: (m) => runtime.report.warn(m),
     signal: runtime.signal,
   };
@@ -71,7 +78,7 @@ export async function exportPages(
   kind: RecordKind,
   title: string,
   output: string | undefined = runtime.settings.output,
-  extra: Pick<ExportOptions, 'onUploaded'> = {},
+  extra: Pick<ExportOptions, 'onUploaded' | 'emptyColumns'> = {},
 ): Promise<ExportResult> {
   const format = await chooseFormat(runtime, output);
   const { exportRecords } = await import('../../output/index.js');

@@ -5,7 +5,7 @@ import { type CronOptions, cronActive, cronFrom } from '../cron/options.js';
 import { hasTemplate } from '../cron/output-template.js';
 import { titleWindowNeeded } from '../cron/windows.js';
 import { CompletionHarvest } from '../completion/cache.js';
-import { exportPages } from './export-pages.js';
+import { chooseFormat, exportPages } from './export-pages.js';
 import { refuseWithRaw } from './raw-check.js';
 import { ProgressLine } from '../reporter.js';
 import type { Runtime } from '../runtime.js';
@@ -135,6 +135,8 @@ export async function runList(
       startPage,
     });
   }
+  // A bad -o (no format to guess, a directory) fails before the mock's note or any request.
+  if (!raw) await chooseFormat(runtime);
   const client = await runtime.client();
   const progress = new ProgressLine(
     runtime.io.stderr,
@@ -200,10 +202,10 @@ export async function runList(
       async function* once(): AsyncGenerator<ApiRecord[]> {
         yield facets as unknown as ApiRecord[];
       }
-      await exportPages(runtime, once(), 'generic', `news ${spec.path} --facets-only`);
+      await exportPages(runtime, once(), 'generic', runtime.commandLine);
       return facets.length;
     }
-    await exportPages(runtime, records(), kind, `news ${spec.path}`);
+    await exportPages(runtime, records(), kind, runtime.commandLine);
     const { runStats } = await import('../cron/run-log.js');
     runStats(runtime).records = fetched;
     progress.done();
@@ -249,7 +251,7 @@ async function showExtras(
   highlighted: boolean,
 ): Promise<void> {
   if (runtime.stdoutClosed) return;
-  const { chooseFormat, terminalWidth } = await import('./export-pages.js');
+  const { terminalWidth } = await import('./export-pages.js');
   const onTerminal =
     runtime.settings.output === undefined && (await chooseFormat(runtime)) === 'table';
   if (facets.length > 0) {

@@ -1,3 +1,4 @@
+import type { ExportOptions } from '../../output/export.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { exportPages } from './export-pages.js';
 import { chooseFormat } from './export-pages.js';
@@ -9,11 +10,12 @@ export async function exportList(
   records: readonly ApiRecord[],
   kind: RecordKind,
   title: string,
+  extra: Pick<ExportOptions, 'emptyColumns'> = {},
 ): Promise<void> {
   async function* once(): AsyncGenerator<readonly ApiRecord[]> {
     yield records;
   }
-  await exportPages(runtime, once(), kind, title);
+  await exportPages(runtime, once(), kind, title, runtime.settings.output, extra);
 }
 
 /**

@@ -6,10 +6,22 @@ import { exportList } from '../lists/single-record.js';
 
 const PATH = '/v1/news/stream/sessions';
 
+/** The fields of a session (docs/STREAMS.md): the header of an empty `-f table` or csv. */
+const SESSION_FIELDS = [
+  'session_id',
+  'transport',
+  'opened_at',
+  'filters',
+  'events_sent',
+  'last_event_id',
+];
+
 export async function listSessions(runtime: Runtime): Promise<void> {
   const response = await runtime.send<unknown>({ method: 'GET', path: PATH });
   if (response === null) return;
-  await exportList(runtime, recordsOf(response.body), 'generic', 'news stream sessions');
+  await exportList(runtime, recordsOf(response.body), 'generic', 'news stream sessions', {
+    emptyColumns: SESSION_FIELDS,
+  });
 }
 
 export async function closeSession(id: string, runtime: Runtime): Promise<void> {

@@ -11,6 +11,7 @@ import { LiveFileSink } from '../../output/live-file-sink.js';
 import type { Sink } from '../../output/sink.js';
 import { StdoutSink } from '../../output/stdout-sink.js';
 import type { ApiRecord, FormatName } from '../../output/types.js';
+import { terminalWidth } from '../lists/export-pages.js';
 import type { Runtime } from '../runtime.js';
 
 const NEWLINE = Buffer.from('\n');
@@ -75,7 +76,7 @@ export async function openRecordStream(
     sanitize: settings.sanitize,
     title: 'news webhooks listen',
     link: undefined,
-    terminalWidth: io.stdout.columns ?? 80,
+    terminalWidth: terminalWidth(runtime),
     warn: (m) => runtime.report.warn(m),
   };
   // csv and tsv give their header now; it stays batched in the sink and goes

@@ -1,10 +1,10 @@
 /**
- * RSS 2.0: a channel (title = the export's title, e.g. the command line) with
+ * RSS 2.0: a channel (title = the export's title: the command line) with
  * one <item> per record. Items are built one at a time by XMLBuilder and
  * streamed. The item shape is fixed by RSS, so `--fields` does not change it.
  */
 import { encoderSpec } from '../format-writer.js';
-import type { FormatWriter, WriterContext } from '../format-writer.js';
+import type { EncoderSpec, FormatWriter, WriterContext } from '../format-writer.js';
 import type { PageEncoder } from '../text-writer.js';
 import { textWriter } from '../text-writer.js';
 import type { ApiRecord } from '../types.js';
@@ -34,11 +34,27 @@ export function rfc822(v: unknown): string | undefined {
 
 type Item = Record<string, unknown>;
 
-export function rssItem(r: ApiRecord): Item {
+/**
+ * An RSS link must be an absolute URL: a relative one (people's `links.self`,
+ * `/v1/people/42`) is resolved against the API's base URL, and left out when
+ * there is none (the in-process mock) or the result is not http(s).
+ */
+export function absoluteLink(link: string, base: string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = URL.canParse(link) ? new URL(link) : new URL(link, base);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+}
+
+export function rssItem(r: ApiRecord, linkBase?: string): Item {
   const item: Item = {};
   const title = str(r['title']) ?? str(r['name']) ?? str(r['id']);
   if (title !== undefined) item['title'] = title;
-  const link = str(r['href']) ?? str(obj(r['links'])?.['self']);
+  const found = str(r['href']) ?? str(obj(r['links'])?.['self']);
+  const link = found === undefined ? undefined : absoluteLink(found, linkBase);
   if (link !== undefined) item['link'] = link;
   const text = str(r['description']) ?? str(r['body']);
   if (text !== undefined) item['description'] = truncateWithMarker(text, EXCERPT_LENGTH, '…');
@@ -73,7 +89,7 @@ function escapeText(s: string): string {
   return stripXmlIllegal(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export async function rssEncoder(): Promise<PageEncoder> {
+export async function rssEncoder(spec: Pick<EncoderSpec, 'linkBase'>): Promise<PageEncoder> {
   const { XMLBuilder } = await import('fast-xml-parser');
   const builder = new XMLBuilder({
     ignoreAttributes: false,
@@ -83,15 +99,17 @@ export async function rssEncoder(): Promise<PageEncoder> {
   });
   return (records) => {
     let page = '';
-    for (const r of records) page += builder.build({ item: rssItem(r) });
+    for (const r of records) page += builder.build({ item: rssItem(r, spec.linkBase) });
     return page;
   };
 }
 
 export async function createRssWriter(ctx: WriterContext): Promise<FormatWriter> {
+  // The names were checked (a typo is still an error); the item's shape is RSS's.
+  if (ctx.projected) ctx.warn('--fields does nothing for -f rss: an RSS item has a fixed shape');
   const title = escapeText(ctx.title ?? 'news export');
   const link = escapeText(ctx.link ?? 'https://apitube.io/');
-  return textWriter(ctx, encoderSpec(ctx, 'rss'), await rssEncoder(), {
+  return textWriter(ctx, encoderSpec(ctx, 'rss'), await rssEncoder(ctx), {
     header:
       '<?xml version="1.0" encoding="UTF-8"?>\n' +
       '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>\n' +

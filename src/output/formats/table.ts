@@ -67,8 +67,9 @@ function display(cell: Cell, column: Column): string {
   return terminalSafe(String(cell));
 }
 
-function isText(column: Column): boolean {
-  return column.type === 'string' || column.type === 'json';
+/** Cut to fit when the table is too wide: text, but never an id (`id`, `source.id`, `session_id`). */
+function isCuttable(column: Column): boolean {
+  return (column.type === 'string' || column.type === 'json') && !/(^|[._])id$/.test(column.name);
 }
 
 /**
@@ -135,7 +136,9 @@ export function layout(
       content = Math.max(content, textWidth(display(cellOf(record, column), column)));
     }
     const natural = Math.max(headerWidth, content, 1);
-    const minimum = isText(column) ? Math.min(natural, Math.max(MIN_TEXT, headerWidth)) : natural;
+    const minimum = isCuttable(column)
+      ? Math.min(natural, Math.max(MIN_TEXT, headerWidth))
+      : natural;
     return { column, header, natural, minimum };
   });
   // Drop trailing columns until the minimums fit (generic records have many);

@@ -43,10 +43,14 @@ function width(c: Column): number {
   }
 }
 
-/** A worksheet name Excel accepts: no []:*?/\ and at most 31 characters. */
+/**
+ * A worksheet name Excel accepts: no []:*?/\, no ' at either end, at most 31
+ * characters. Each run of those and of white space becomes one space
+ * (`news /v1/people` → `news v1 people`, not `news  v1 people`).
+ */
 export function sheetName(title: string | undefined, fallback: string): string {
-  const cleaned = (title ?? '').replace(/[[\]:*?/\\]/g, ' ').trim();
-  return (cleaned === '' ? fallback : cleaned).slice(0, 31).trim() || fallback;
+  const clean = (s: string) => s.replace(/[\s[\]:*?/\\]+/g, ' ').replace(/^[\s']+|[\s']+$/g, '');
+  return clean(clean(title ?? '').slice(0, 31)) || fallback;
 }
 
 type EntryStream = Writable & { _writableState?: { length?: number } };

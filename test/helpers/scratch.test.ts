@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../output/helpers.js';
+import { isolatedConfigHome } from './cli.js';
+import { scratchDir, scratchRoot } from './scratch.js';
+
+const repo = resolve(import.meta.dirname, '../..');
+
+describe('test scratch folders', () => {
+  it('the per-call helpers make their folders inside the one root of this file', () => {
+    expect(dirname(isolatedConfigHome())).toBe(scratchRoot());
+    expect(dirname(tempDir())).toBe(scratchRoot());
+    expect(isolatedConfigHome()).not.toBe(isolatedConfigHome());
+  });
+
+  it('a test file run with the project config leaves no folder behind', () => {
+    // A one-test file that calls runCli (which makes a config home) and says
+    // where its folder was, run by vitest with vitest.config.ts.
+    const dir = scratchDir('leak-');
+    mkdirSync(join(dir, 'test'));
+    const said = join(dir, 'made');
+    const cli = JSON.stringify(join(repo, 'test/helpers/cli.js'));
+    writeFileSync(
+      join(dir, 'test', 'leak.test.ts'),
+      `import { writeFileSync } from 'node:fs';
+       import { expect, it } from 'vitest';
+       import { isolatedConfigHome, runCli } from ${cli};
+       it('runs', async () => {
+         expect((await runCli(['--version'])).code).toBe(0);
+         writeFileSync(${JSON.stringify(said)}, isolatedConfigHome());
+       });`,
+    );
+    const vitest = join(repo, 'node_modules/vitest/vitest.mjs');
+    execFileSync(process.execPath, [vitest, 'run', '--config', 'vitest.config.ts', '--dir', dir], {
+      cwd: repo,
+      stdio: 'pipe',
+    });
+    const made = readFileSync(said, 'utf8');
+    expect(made).toContain('news-config-');
+    expect(existsSync(dirname(made))).toBe(false);
+  });
+});
