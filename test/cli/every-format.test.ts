@@ -154,4 +154,13 @@ describe('rss from the command line', () => {
     expect(r.stdout.match(/<item>/g)).toHaveLength(2);
     expect(r.stdout.match(/<link>/g)).toHaveLength(1);
   });
+
+  it('an export that spools (--all -o FILE) has the same title', async () => {
+    const file = join(tempDir(), 'all.rss');
+    const r = await runCli(['search', '--mock', '--limit', '3', '--all', '-f', 'rss', '-o', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(
+      `<title>news search --mock --limit 3 --all -f rss -o ${file}</title>`,
+    );
+  });
 });

@@ -3,7 +3,7 @@
  * fail as a network error); now each is refused before sending, exit 2, or
  * made usable (a key's surrounding whitespace).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiKeyProblem } from '../../src/api/api-key.js';
@@ -197,5 +197,24 @@ describe('-o a directory', () => {
     expect(noExtension.stderr).toBe(
       `error: cannot tell the format from the file name "${dir}/out"\nhint: name the format with -f, e.g. -f csv\n`,
     );
+  });
+
+  it('on the export paths that spool or stage (--all -o, --state): before the lock, the state and the mock', async () => {
+    const dir = isolatedConfigHome();
+    for (const extra of [
+      ['--all'],
+      ['--all', '-f', 'json'],
+      ['--state', `${dir}/s.json`, '-f', 'csv'],
+    ]) {
+      const r = await runCli(['search', '--mock', '-o', dir, ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: cannot write ${dir}: it is a directory\nhint: name a file inside it, e.g. -o DIR/out.csv\n`,
+      );
+    }
+    expect(existsSync(`${dir}/s.json`)).toBe(false);
+    const noExtension = await runCli(['search', '--mock', '--all', '-o', `${dir}/out`]);
+    expect(noExtension.code).toBe(2);
+    expect(noExtension.stderr).toMatch(/^error: cannot tell the format from the file name/);
   });
 });

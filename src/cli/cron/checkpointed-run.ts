@@ -117,16 +117,9 @@ export async function runCheckpointed(
   await spool.close();
   // Hidden, not done: the upload of an s3:// output goes on drawing it.
   progress.hide();
-  const result = await exportPages(
-    runtime,
-    spool.pages(),
-    req.kind,
-    `news ${req.spec.path}`,
-    output,
-    {
-      onUploaded: (bytes) => progress.uploaded(bytes),
-    },
-  );
+  const result = await exportPages(runtime, spool.pages(), req.kind, runtime.commandLine, output, {
+    onUploaded: (bytes) => progress.uploaded(bytes),
+  });
   await removeCheckpoint(output);
   runStats(runtime).records = result.records;
   return result.records;

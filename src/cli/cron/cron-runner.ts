@@ -95,6 +95,18 @@ export async function runCronList(req: CronListRequest): Promise<number> {
           to: body['published_at.end'],
         });
   stats.output = output === '-' ? undefined : output;
+  if (
+    cron.partitionBy === undefined &&
+    output !== undefined &&
+    output !== '-' &&
+    !isS3Url(output)
+  ) {
+    // A bad -o (a directory, a name with no format) fails before the lock, the state and the mock.
+    const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
+    const { chooseFormat } = await import('../lists/export-pages.js');
+    await resolveOutputTarget(output);
+    await chooseFormat(runtime, output);
+  }
   if (isS3Url(output)) {
     // A missing bucket or an unreachable store is found before a point is spent.
     await (await import('../../output/s3/objects.js')).checkBucket(output!);

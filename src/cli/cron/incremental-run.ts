@@ -53,7 +53,7 @@ export async function runIncremental(req: CronListRequest, run: IncrementalRun):
   const { client, request, requests, previous, tally, progress } = run;
   const stats = runStats(runtime);
   const watermark = previous?.watermark?.value;
-  const title = `news ${req.spec.path}`;
+  const title = runtime.commandLine;
   let maxId: number | undefined;
   let written = 0;
   const seen = new Set<number>();
