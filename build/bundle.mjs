@@ -38,6 +38,18 @@ const keepMetaUrl = {
   },
 };
 
+// Dependencies stay in node_modules (loaded lazily; some ship native or wasm
+// parts), but commander, which every start loads: bundled, it is one module of
+// the chunk instead of five CommonJS files read, lexed and wrapped (~3 ms).
+const dependenciesOutside = {
+  name: 'dependencies-outside',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path === 'commander' || args.path.startsWith('node:') ? undefined : { external: true },
+    );
+  },
+};
+
 await build({
   entryPoints: { main: `${root}dist/cli/main.js` },
   outdir,
@@ -46,12 +58,12 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Dependencies stay in node_modules: they are loaded lazily and some ship native or wasm parts.
-  packages: 'external',
   minifySyntax: true,
   minifyWhitespace: true,
   chunkNames: 'chunk-[hash]',
-  plugins: [keepMetaUrl],
+  plugins: [keepMetaUrl, dependenciesOutside],
+  // commander is CommonJS and requires node:events and the like.
+  banner: { js: "import{createRequire as __news_cr}from'node:module';const require=__news_cr(import.meta.url);" },
   logLevel: 'warning',
 });
 // news convert's worker threads (src/output/parallel/): one file with the
