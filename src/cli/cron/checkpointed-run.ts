@@ -74,7 +74,8 @@ export async function runCheckpointed(
     return created;
   };
   const checkpoint = resumed?.checkpoint;
-  const startPage = checkpoint === undefined ? req.startPage : checkpoint.next_page;
+  const startPage =
+    checkpoint === undefined || checkpoint.pages === 0 ? req.startPage : checkpoint.next_page;
   const perPage = checkpoint?.per_page ?? req.perPage;
   const limit = paging.limit === undefined ? undefined : paging.limit - (checkpoint?.records ?? 0);
   const pinnedEnd = checkpoint?.pinned_end;
