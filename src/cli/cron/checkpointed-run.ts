@@ -46,6 +46,7 @@ export async function runCheckpointed(
   });
   let resumed: Spool | undefined;
   let earlier = false;
+  let resumable = false;
   if (paging.cron.resume) {
     resumed = await Spool.resume(output, fingerprint);
     if (resumed === undefined) {
@@ -57,7 +58,10 @@ export async function runCheckpointed(
       );
     }
   } else {
-    earlier = (await loadCheckpoint(checkpointPaths(output).checkpoint)) !== undefined;
+    const found = await loadCheckpoint(checkpointPaths(output).checkpoint);
+    earlier = found !== undefined;
+    // Only this export's checkpoint is one --resume would continue.
+    resumable = found?.fingerprint === fingerprint;
   }
   // A fresh spool replaces an earlier run's checkpoint only once this run has a page to keep:
   // a run that fails before (a network down) leaves it for --resume.
@@ -113,7 +117,7 @@ export async function runCheckpointed(
     spool ??= await fresh();
   } catch (error) {
     await spool?.close();
-    throw withCheckpointHint(error, spool, earlier, runtime.signal.aborted);
+    throw withCheckpointHint(error, spool, resumable, runtime.signal.aborted);
   }
   await spool.close();
   // Hidden, not done: the upload of an s3:// output goes on drawing it.
@@ -134,6 +138,7 @@ export async function runCheckpointed(
 function withCheckpointHint(
   error: unknown,
   spool: Spool | undefined,
+  /** An earlier checkpoint of this export is beside FILE (kept while this run has no page). */
   earlier: boolean,
   interrupted: boolean,
 ): unknown {
