@@ -6,36 +6,24 @@
  * enforces it as S3, MinIO and R2 do.
  */
 import { hostname } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StagedRun } from '../../src/cli/cron/commit.js';
 import type { RunState } from '../../src/cli/cron/run-state.js';
 import { LEASE_MS, acquireStoreLock, isStaleLease } from '../../src/cli/cron/s3-lock.js';
 import { LockHeldError, acquireLock } from '../../src/cli/cron/state-lock.js';
 import { openStreamState } from '../../src/cli/cron/stream-state.js';
-import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
-import { type S3Store, type StoreReader, startStore } from './store.js';
+import { useMockAndStore } from './store.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
-let mock: MockServer;
-let store: S3Store;
-let reader: StoreReader;
-
-beforeAll(async () => {
-  mock = await startMockServer({ port: 0, quiet: true, now: NOW });
-  ({ store, reader } = await startStore());
-});
-afterAll(async () => {
-  await mock.close();
-  await store.close();
-});
+const s3 = useMockAndStore({ now: NOW });
 
 const run = (state: string) =>
   runCli(
     [
       'search',
       '--base-url',
-      mock.url,
+      s3.mock.url,
       '--api-key',
       'api_live_mock_pro',
       '--published-at-start',
@@ -43,14 +31,14 @@ const run = (state: string) =>
       '--state',
       state,
       '-o',
-      `s3://${store.bucket}/lock-out/{time}.jsonl`,
+      `s3://${s3.store.bucket}/lock-out/{time}.jsonl`,
     ],
-    { now: NOW, env: store.env },
+    { now: NOW, env: s3.store.env },
   );
 
 describe('the lock in the store', () => {
   it('of two runs taking it at once, exactly one gets it', async () => {
-    const state = `s3://${store.bucket}/race/news.state.json`;
+    const state = `s3://${s3.store.bucket}/race/news.state.json`;
     for (let round = 0; round < 5; round++) {
       const results = await Promise.allSettled([
         acquireStoreLock(state, new Date()),
@@ -68,14 +56,14 @@ describe('the lock in the store', () => {
         }
       }
       await (held[0] as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
-      expect(await reader.exists('race/news.state.json.lock')).toBe(false);
+      expect(await s3.reader.exists('race/news.state.json.lock')).toBe(false);
     }
   });
 
   it('a run on another machine holding it: exit 1, the state untouched', async () => {
-    const state = `s3://${store.bucket}/held/news.state.json`;
+    const state = `s3://${s3.store.bucket}/held/news.state.json`;
     const other = { pid: 4242, host: 'builder-2', since: '2026-11-20T11:45:00.000Z' };
-    await reader.put('held/news.state.json.lock', JSON.stringify(other));
+    await s3.reader.put('held/news.state.json.lock', JSON.stringify(other));
     const r = await run(state);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
@@ -84,17 +72,17 @@ describe('the lock in the store', () => {
     expect(r.stderr).toMatch(
       /hint: if no such run exists, remove s3:\/\/.*held\/news\.state\.json\.lock/,
     );
-    expect(await reader.exists('held/news.state.json')).toBe(false);
+    expect(await s3.reader.exists('held/news.state.json')).toBe(false);
   });
 
   it('a lock whose process on this host is gone is taken over', async () => {
-    const state = `s3://${store.bucket}/dead/news.state.json`;
+    const state = `s3://${s3.store.bucket}/dead/news.state.json`;
     const dead = { pid: 2 ** 22 + 7, host: hostname(), since: '2026-11-20T11:00:00.000Z' };
-    await reader.put('dead/news.state.json.lock', JSON.stringify(dead));
+    await s3.reader.put('dead/news.state.json.lock', JSON.stringify(dead));
     const r = await run(state);
     expect(r.code, r.stderr).toBe(0);
-    expect(await reader.exists('dead/news.state.json')).toBe(true);
-    expect(await reader.exists('dead/news.state.json.lock')).toBe(false);
+    expect(await s3.reader.exists('dead/news.state.json')).toBe(true);
+    expect(await s3.reader.exists('dead/news.state.json.lock')).toBe(false);
   });
 
   it('a lease not renewed for LEASE_MS is stale; a renewed one is not', () => {
@@ -105,18 +93,18 @@ describe('the lock in the store', () => {
   });
 
   it('a holder stalled past its lease writes no state, not even its first (pending: writing)', async () => {
-    const state = `s3://${store.bucket}/stalled/news.state.json`;
+    const state = `s3://${s3.store.bucket}/stalled/news.state.json`;
     const first = await run(state);
     expect(first.code, first.stderr).toBe(0);
-    const recorded = await reader.bytes('stalled/news.state.json');
+    const recorded = await s3.reader.bytes('stalled/news.state.json');
     const lock = await acquireLock(state, new Date());
     // While it was suspended, the lease ran out and another run took the lock over.
-    await reader.put(
+    await s3.reader.put(
       'stalled/news.state.json.lock',
       JSON.stringify({ pid: 9, host: 'builder-3', since: '' }),
     );
     const staged = StagedRun.create(
-      `s3://${store.bucket}/stalled-out`,
+      `s3://${s3.store.bucket}/stalled-out`,
       {
         file: state,
         spec: { method: 'POST', path: '/v1/news/everything', body: {} },
@@ -125,36 +113,36 @@ describe('the lock in the store', () => {
       () => new Date(),
     );
     await expect(staged.stage('part.jsonl')).rejects.toThrow(/taken over by another run/);
-    expect((await reader.bytes('stalled/news.state.json')).equals(recorded)).toBe(true);
+    expect((await s3.reader.bytes('stalled/news.state.json')).equals(recorded)).toBe(true);
     await lock.release();
-    expect(await reader.exists('stalled/news.state.json.lock')).toBe(true);
+    expect(await s3.reader.exists('stalled/news.state.json.lock')).toBe(true);
   });
 
   it('a stream stalled past its lease stops before its next state write', async () => {
-    const state = `s3://${store.bucket}/stalled-stream/news.state.json`;
+    const state = `s3://${s3.store.bucket}/stalled-stream/news.state.json`;
     const spec = { method: 'GET' as const, path: '/v1/news/stream', query: {} };
     const stream = await openStreamState(state, spec, false, () => new Date());
     await stream.written('500000100', 3);
-    const recorded = await reader.bytes('stalled-stream/news.state.json');
-    await reader.put(
+    const recorded = await s3.reader.bytes('stalled-stream/news.state.json');
+    await s3.reader.put(
       'stalled-stream/news.state.json.lock',
       JSON.stringify({ pid: 9, host: 'builder-3', since: '' }),
     );
     await expect(stream.written('500000200', 5)).rejects.toThrow(/taken over by another run/);
-    expect((await reader.bytes('stalled-stream/news.state.json')).equals(recorded)).toBe(true);
+    expect((await s3.reader.bytes('stalled-stream/news.state.json')).equals(recorded)).toBe(true);
     await stream.close();
   });
 
   it('a holder whose lock was taken over finds out before it commits', async () => {
-    const state = `s3://${store.bucket}/lost/news.state.json`;
+    const state = `s3://${s3.store.bucket}/lost/news.state.json`;
     const lock = await acquireStoreLock(state, new Date());
-    await reader.put(
+    await s3.reader.put(
       'lost/news.state.json.lock',
       JSON.stringify({ pid: 9, host: 'builder-3', since: '' }),
     );
     await expect(lock.verify()).rejects.toThrow(/taken over by another run/);
     await lock.release();
     // Released without removing the new owner's lock.
-    expect(await reader.exists('lost/news.state.json.lock')).toBe(true);
+    expect(await s3.reader.exists('lost/news.state.json.lock')).toBe(true);
   });
 });

@@ -9,34 +9,23 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/mock/server.js';
+import { describe, expect, it, vi } from 'vitest';
 import { S3SpooledSink, UPLOADS_AT_ONCE, queued } from '../../src/output/s3/spooled-upload-sink.js';
 import { runCli } from '../helpers/cli.js';
-import { type S3Store, type StoreReader, startStore } from './store.js';
+import { useMockAndStore } from './store.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
-let mock: MockServer;
-let store: S3Store;
-let reader: StoreReader;
-
-beforeAll(async () => {
-  mock = await startMockServer({ port: 0, quiet: true, now: NOW });
-  ({ store, reader } = await startStore());
-});
-afterAll(async () => {
-  await mock.close();
-  await store.close();
-});
+const s3 = useMockAndStore({ now: NOW });
 
 const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith('news-upload-'));
-const opsOn = (key: string) => store.log.filter((l) => l.path.endsWith(`/${key}`)).map((l) => l.op);
+const opsOn = (key: string) =>
+  s3.store.log.filter((l) => l.path.endsWith(`/${key}`)).map((l) => l.op);
 
 describe('S3SpooledSink', () => {
   it('sends nothing before commit, then the whole object in parts; the temporary file goes', async () => {
     const key = 'spool/big.jsonl';
     const before = new Set(spools());
-    const sink = await S3SpooledSink.open(`s3://${store.bucket}/${key}`);
+    const sink = await S3SpooledSink.open(`s3://${s3.store.bucket}/${key}`);
     const line = `${JSON.stringify({ id: 1, title: 'x'.repeat(1000) })}\n`;
     const lines = Math.ceil((9 * 1024 * 1024) / line.length);
     for (let i = 0; i < lines; i++) await sink.write(line);
@@ -46,24 +35,24 @@ describe('S3SpooledSink', () => {
     expect(opsOn(key)).toEqual([]);
     await sink.commit();
     expect(opsOn(key).filter((op) => op === 'UploadPart').length).toBeGreaterThanOrEqual(2);
-    expect((await reader.bytes(key)).equals(Buffer.from(line.repeat(lines)))).toBe(true);
+    expect((await s3.reader.bytes(key)).equals(Buffer.from(line.repeat(lines)))).toBe(true);
     expect(existsSync(join(tmpdir(), mine[0]!))).toBe(false);
   });
 
   it('gzips a .gz key; abort leaves nothing at the key nor on disk', async () => {
-    const gz = await S3SpooledSink.open(`s3://${store.bucket}/spool/small.csv.gz`);
+    const gz = await S3SpooledSink.open(`s3://${s3.store.bucket}/spool/small.csv.gz`);
     await gz.write('id,title\r\n1,one\r\n');
     await gz.commit();
-    expect(gunzipSync(await reader.bytes('spool/small.csv.gz')).toString()).toBe(
+    expect(gunzipSync(await s3.reader.bytes('spool/small.csv.gz')).toString()).toBe(
       'id,title\r\n1,one\r\n',
     );
 
     const before = new Set(spools());
-    const dropped = await S3SpooledSink.open(`s3://${store.bucket}/spool/dropped.jsonl`);
+    const dropped = await S3SpooledSink.open(`s3://${s3.store.bucket}/spool/dropped.jsonl`);
     await dropped.write('{"id":1}\n');
     await dropped.flush();
     await dropped.abort();
-    expect(await reader.exists('spool/dropped.jsonl')).toBe(false);
+    expect(await s3.reader.exists('spool/dropped.jsonl')).toBe(false);
     expect(spools().filter((name) => !before.has(name))).toEqual([]);
   });
 
@@ -94,7 +83,7 @@ describe('S3SpooledSink', () => {
         [
           'search',
           '--base-url',
-          mock.url,
+          s3.mock.url,
           '--api-key',
           'api_live_mock_pro',
           '--published-at-start',
@@ -105,12 +94,14 @@ describe('S3SpooledSink', () => {
           '--partition-by',
           'day',
           '-o',
-          `s3://${store.bucket}/spooled-lake/`,
+          `s3://${s3.store.bucket}/spooled-lake/`,
         ],
-        { now: NOW, env: store.env },
+        { now: NOW, env: s3.store.env },
       );
       expect(r.code, r.stderr).toBe(0);
-      const partitions = (await reader.keys('spooled-lake/')).filter((k) => k.endsWith('.jsonl'));
+      const partitions = (await s3.reader.keys('spooled-lake/')).filter((k) =>
+        k.endsWith('.jsonl'),
+      );
       expect(partitions.length).toBeGreaterThan(1);
       expect(open).toHaveBeenCalledTimes(partitions.length);
     } finally {

@@ -15,10 +15,30 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll } from 'vitest';
 import { type S3Store, startS3Store } from '../../bench/s3-store.mjs';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/server.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 export type { S3Store };
+
+/** A mock and the store for a test file: started before its tests, closed after them. */
+export function useMockAndStore(options: MockServerOptions = {}): {
+  readonly mock: MockServer;
+  readonly store: S3Store;
+  readonly reader: StoreReader;
+} {
+  const started = {} as { mock: MockServer; store: S3Store; reader: StoreReader };
+  beforeAll(async () => {
+    started.mock = await startMockServer({ port: 0, quiet: true, ...options });
+    Object.assign(started, await startStore());
+  });
+  afterAll(async () => {
+    await started.mock?.close();
+    await started.store?.close();
+  });
+  return started;
+}
 
 /** Starts the store and points this process's SDK chain at it (the CLI runs in-process). */
 export async function startStore(): Promise<{ store: S3Store; reader: StoreReader }> {
