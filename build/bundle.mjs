@@ -63,7 +63,9 @@ await build({
   chunkNames: 'chunk-[hash]',
   plugins: [keepMetaUrl, dependenciesOutside],
   // commander is CommonJS and requires node:events and the like.
-  banner: { js: "import{createRequire as __news_cr}from'node:module';const require=__news_cr(import.meta.url);" },
+  banner: {
+    js: "import{createRequire as __news_cr}from'node:module';const require=__news_cr(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 // news convert's worker threads (src/output/parallel/): one file with the
