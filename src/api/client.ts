@@ -21,7 +21,8 @@ import {
   ResponseError,
   TimeoutError,
 } from './errors.js';
-import { type Page, type PageRequest, type PaginateOptions, paginate } from './paginate.js';
+import type { Page, PageRequest, PaginateOptions } from './page-types.js';
+import { paginate } from './paginate.js';
 import {
   type PrepareContext,
   type PreparedRequest,

@@ -17,7 +17,7 @@ export type {
   Requester,
   RequestKind,
   WindowPin,
-} from './paginate.js';
+} from './page-types.js';
 export type { ConcurrencyChange } from './concurrency.js';
 export { DEFAULT_MAX, DEFAULT_START, MAX_CONCURRENCY } from './concurrency.js';
 export { paginate } from './paginate.js';

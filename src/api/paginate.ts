@@ -18,17 +18,6 @@
 import { PagedRun } from './page-window.js';
 import type { Page, PageRequest, PaginateOptions, Requester } from './page-types.js';
 
-export type {
-  Envelope,
-  Page,
-  PageRequest,
-  PaginateOptions,
-  PagingEvent,
-  Requester,
-  RequestKind,
-  WindowPin,
-} from './page-types.js';
-
 export function paginate<R = Record<string, unknown>>(
   client: Requester,
   request: PageRequest,

@@ -8,7 +8,7 @@
 import { NewsError } from '../../api/errors.js';
 import type { NewsClient } from '../../api/index.js';
 import { newestIdFirst, newestIdProbe } from '../../api/page-pin.js';
-import type { Page, RequestKind, WindowPin } from '../../api/paginate.js';
+import type { Page, RequestKind, WindowPin } from '../../api/page-types.js';
 import type { ApiResponse, RequestSpec } from '../../api/types.js';
 import type { ApiRecord } from '../../output/types.js';
 import {
