@@ -10,6 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const runsArg = process.argv.indexOf('--runs');
@@ -36,11 +37,6 @@ function time(args) {
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}`);
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 let failed = false;
 console.log(`| command | median ms | node -e 0 ms | ratio (median of ${RUNS} pairs) | budget |`);

@@ -13,16 +13,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
-const root = resolve(arg('--root', join(here, '..')));
-const input = arg('--input', join(here, 'out', 'articles6k-100000.jsonl'));
-const path = arg('--path', 'bytes');
-const count = Number(arg('--chunks', '100'));
+const root = resolve(option('root', join(here, '..')));
+const input = option('input', join(here, 'out', 'articles6k-100000.jsonl'));
+const path = option('path', 'bytes');
+const count = Number(option('chunks', '100'));
 const CHUNK = 2 * 1024 * 1024;
 
 const { rowGroupEncoder } = await import(`${root}/dist/output/formats/parquet.js`);

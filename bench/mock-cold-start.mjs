@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const runsArg = process.argv.indexOf('--runs');
@@ -55,11 +56,6 @@ function run(args) {
   const usage = JSON.parse(readFileSync(out, 'utf8'));
   return { ms, cpuMs: usage.cpu / 1000, rssMb: usage.rss / 1024 };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 let failed = false;
 console.log(

@@ -15,26 +15,14 @@
  * Prints a Markdown table; exits 1 when a goal is missed.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { BIN, numberOption, procMemory } from './lib.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const RATE = arg('rate', 60);
-const SCALE = arg('time-scale', 0.001);
-const DAYS = arg('days', 7);
+const RATE = numberOption('rate', 60);
+const SCALE = numberOption('time-scale', 0.001);
+const DAYS = numberOption('days', 7);
 const NOW = '2026-03-15T12:00:00Z';
 const KEY = 'api_live_mock_pro';
 const MARKS = [10_000, 50_000, 100_000, 200_000, 300_000, 400_000, 500_000, 600_000];
-
-const rssOf = (pid) => {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-};
 
 const child = spawn(
   process.execPath,
@@ -115,7 +103,7 @@ let last = { published: 0, rss: 0, peak: 0 };
 for (;;) {
   await new Promise((r) => setTimeout(r, 1000));
   const published = (await newestId()) - startId;
-  const m = rssOf(child.pid);
+  const m = procMemory(child.pid);
   last = { published, ...m };
   while (nextMark < MARKS.length && published >= MARKS[nextMark]) {
     rows.push({ mark: MARKS[nextMark], ...last });

@@ -16,18 +16,13 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { BIN, median, numberOption, procMemory } from './lib.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const ARTICLES = arg('articles', 100_000);
-const CONNECTIONS = arg('connections', 10);
-const SECONDS = arg('seconds', 5);
-const RUNS = arg('runs', 3);
+const ARTICLES = numberOption('articles', 100_000);
+const CONNECTIONS = numberOption('connections', 10);
+const SECONDS = numberOption('seconds', 5);
+const RUNS = numberOption('runs', 3);
 const NOW = '2026-03-15T12:00:00Z';
 
 /** Five filters, a page of ten, newest first: what a CLI user's search looks like. */
@@ -107,14 +102,6 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function memory(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 const ready = [];
 const readyRss = [];
 const rates = [];
@@ -126,14 +113,14 @@ for (let run = 0; run < RUNS; run++) {
   const server = await serve();
   try {
     ready.push(server.ready);
-    readyRss.push(memory(server.child.pid).rss);
+    readyRss.push(procMemory(server.child.pid).rss);
     await load(server.url, 500); // warm-up
     const before = cpuSeconds(server.child.pid);
     const r = await load(server.url, SECONDS * 1000);
     cpu.push((cpuSeconds(server.child.pid) - before) / r.sent);
     rates.push(r.sent / r.seconds);
     failed += r.failed;
-    const m = memory(server.child.pid);
+    const m = procMemory(server.child.pid);
     rss.push(m.rss);
     peak.push(m.peak);
   } finally {

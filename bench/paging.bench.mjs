@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './lib.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const KEY = 'api_live_mock_pro';
@@ -124,11 +125,6 @@ function exportAll(url, out, ...extra) {
   });
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const seconds = (ms) => (ms / 1000).toFixed(2);
 const records = (file) =>
   readFileSync(file, 'utf8')

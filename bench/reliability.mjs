@@ -1,51 +1,18 @@
-// The reliability suite of issue 13 (not part of `npm test`; CI runs fast
-// versions in test/cli/cron/reliability.test.ts and incremental.test.ts):
-//   node bench/reliability.mjs [--seeds 20] [--kills 20] [--runs 12]
-// 1. Faults: a 20-page --all export through a seeded proxy failing 30 % of
-//    requests (500, 502, 429, reset, timeout), per seed, compared byte for
-//    byte with the fault-free export.
-// 2. kill -9 at a random moment of the same export (within the time one
-//    whole export takes), then --resume.
-// 3. Incremental: --state runs with articles posted between them (a third
-//    with a published_at older than the last run's newest); the union of
-//    the runs' outputs against one full export.
-// Needs `npm run build` first. Prints a Markdown summary; exits 1 on any loss.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startMockServer } from '../dist/mock/server.js';
 import { prng, startFaultProxy } from './fault-proxy.mjs';
+import { numberOption, runNews } from './lib.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
-const SEEDS = arg('seeds', 20);
-const KILLS = arg('kills', 20);
-const RUNS = arg('runs', 12);
+const SEEDS = numberOption('seeds', 20);
+const KILLS = numberOption('kills', 20);
+const RUNS = numberOption('runs', 12);
 const NOW = '2026-11-20T12:00:00Z';
 const KEY = ['--api-key', 'api_live_mock_pro'];
 // About 240 articles in 20 pages of 12.
 const QUERY = ['--published-at-start', '2026-11-15T00:00:00Z', '--per-page', '12', '--all'];
 const dir = mkdtempSync(join(tmpdir(), 'news-reliability-'));
-
-function news(args, { killAfterMs } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: process.env });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    child.stdout.resume();
-    const timer =
-      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stderr });
-    });
-  });
-}
 
 const lines = (file) =>
   readFileSync(file, 'utf8')
@@ -56,7 +23,7 @@ const lines = (file) =>
 const failures = [];
 const mock = await startMockServer({ port: 0, quiet: true, now: new Date(NOW) });
 const base = join(dir, 'baseline.jsonl');
-const b = await news(['search', '--base-url', mock.url, ...KEY, ...QUERY, '-o', base, '-q']);
+const b = await runNews(['search', '--base-url', mock.url, ...KEY, ...QUERY, '-o', base, '-q']);
 if (b.code !== 0) throw new Error(`baseline failed: ${b.stderr}`);
 const baseline = readFileSync(base);
 const baselineIds = lines(base);
@@ -71,7 +38,7 @@ let started = Date.now();
 for (let seed = 1; seed <= SEEDS; seed++) {
   const proxy = await startFaultProxy({ target: mock.url, rate: 0.3, seed });
   const out = join(dir, `faulty-${seed}.jsonl`);
-  const r = await news([
+  const r = await runNews([
     'search',
     '--base-url',
     proxy.url,
@@ -108,7 +75,7 @@ let resumedOk = 0;
 // Kills land between start-up and the end of paging: the window scales with
 // how long one whole export takes here (pages go several at once).
 const timed = Date.now();
-await news([
+await runNews([
   'search',
   '--base-url',
   slow.url,
@@ -123,7 +90,7 @@ started = Date.now();
 for (let i = 0; i < KILLS; i++) {
   const out = join(dir, `killed-${i}.jsonl`);
   const args = ['search', '--base-url', slow.url, ...KEY, ...QUERY, '-o', out, '-q'];
-  const first = await news(args, {
+  const first = await runNews(args, {
     killAfterMs: Math.floor(exportMs * (0.3 + 0.65 * random())),
   });
   if (first.signal !== 'SIGKILL') {
@@ -133,7 +100,7 @@ for (let i = 0; i < KILLS; i++) {
   killed++;
   // Killed after the rename, before the exit: the file is the whole export.
   if (!existsSync(out) || readFileSync(out).equals(baseline)) leftNothing++;
-  const resumed = await news([...args, '--resume']);
+  const resumed = await runNews([...args, '--resume']);
   if (resumed.code === 0 && readFileSync(out).equals(baseline)) resumedOk++;
   else failures.push(`kill ${i}: resume exit ${resumed.code} ${resumed.stderr.trim()}`);
 }
@@ -160,7 +127,7 @@ for (let run = 0; run < RUNS; run++) {
     posted.push(...(await res.json()).ids);
   }
   const out = join(dir, `run-${run}.jsonl`);
-  const r = await news([
+  const r = await runNews([
     'search',
     '--base-url',
     mock.url,
@@ -179,7 +146,7 @@ for (let run = 0; run < RUNS; run++) {
   outputs.push(...lines(out));
 }
 const full = join(dir, 'full-after.jsonl');
-await news(['search', '--base-url', mock.url, ...KEY, ...QUERY, '-o', full, '-q']);
+await runNews(['search', '--base-url', mock.url, ...KEY, ...QUERY, '-o', full, '-q']);
 const fullIds = lines(full);
 const union = new Set(outputs);
 const incLost = fullIds.filter((id) => !union.has(id)).length;

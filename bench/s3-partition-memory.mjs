@@ -12,17 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startS3Store } from './s3-store.mjs';
+import { median, option } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/news.js');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-};
-const ARTICLES = Number(arg('articles', '30000'));
-const RUNS = Number(arg('runs', '3'));
-const FORMATS = String(arg('format', 'jsonl,parquet')).split(',');
-const LAYOUTS = String(arg('by', 'day,month')).split(',');
+const ARTICLES = Number(option('articles', '30000'));
+const RUNS = Number(option('runs', '3'));
+const FORMATS = String(option('format', 'jsonl,parquet')).split(',');
+const LAYOUTS = String(option('by', 'day,month')).split(',');
 const NOW = '2026-11-20T12:00:00Z';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -62,8 +59,6 @@ function news(args, env) {
     });
   });
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const work = mkdtempSync(join(tmpdir(), 'news-s3-memory-'));
 const peakHook = join(work, 'peak.cjs');

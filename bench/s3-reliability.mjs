@@ -1,39 +1,15 @@
-// The exactly-once suite for object storage and partitioned data sets
-// (issue 24; not part of `npm test`, which runs lighter versions in
-// test/s3/faults.test.ts and test/cli/cron/commit.test.ts):
-//   node bench/s3-reliability.mjs [--seeds 10] [--kills 20]
-// Needs `npm run build` first. Against s3rver behind bench/s3-store.mjs.
-// 1. Faults: per seed, a 9 MB multipart export and a series of partitioned
-//    `--state s3://…` runs (articles posted between), with 20 % of the
-//    store's writes (parts, completions, puts, copies) answered 500,
-//    503 SlowDown or cut mid-body (reset). The export must equal the
-//    fault-free one; a run that still fails must leave nothing visible and be
-//    completed by the next; the data set must hold each article once.
-// 2. kill -9: partitioned `--state` runs killed at a random moment (seeded),
-//    into the store and into a local folder (half the kills anywhere in a
-//    run, half near its end, where it stages and publishes); right after each kill, what a
-//    reader sees (DuckDB over `**/*.parquet`) has no record twice and no
-//    unreadable file; the same command then completes it; at the end the data
-//    set equals one full export: 0 lost, 0 duplicated.
-// Prints a Markdown summary; exits 1 on any loss, duplicate or partial object.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startMockServer } from '../dist/mock/server.js';
 import { prng } from './fault-proxy.mjs';
 import { startS3Store } from './s3-store.mjs';
+import { numberOption, runNews } from './lib.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
-};
-const SEEDS = arg('seeds', 10);
-const KILLS = arg('kills', 20);
+const SEEDS = numberOption('seeds', 10);
+const KILLS = numberOption('kills', 20);
 const NOW = new Date('2026-11-20T12:00:00Z');
 const KEY = ['--api-key', 'api_live_mock_pro'];
 const dir = mkdtempSync(join(tmpdir(), 'news-s3-reliability-'));
@@ -48,21 +24,7 @@ const direct = new S3Client({
   credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
 });
 const B = `s3://${store.bucket}`;
-
-function news(args, { killAfterMs } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    child.stdout.resume();
-    const timer =
-      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stderr });
-    });
-  });
-}
+const news = (args, options = {}) => runNews(args, { env, ...options });
 
 async function keys(prefix) {
   const out = [];

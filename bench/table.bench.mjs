@@ -11,14 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportRecords } from '../dist/output/index.js';
 import { article } from './export-articles.mjs';
+import { median, numberOption } from './lib.mjs';
 
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const ROWS = arg('--rows', 20_000);
-const RUNS = arg('--runs', 5);
-const WIDTH = arg('--width', 100);
+const ROWS = numberOption('rows', 20_000);
+const RUNS = numberOption('runs', 5);
+const WIDTH = numberOption('width', 100);
 
 const records = Array.from({ length: ROWS }, (_, i) => article(i));
 async function* pages() {
@@ -26,7 +23,6 @@ async function* pages() {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'news-table-bench-'));
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function time(format, tableStyle) {
   const ms = [];
