@@ -13,19 +13,27 @@
  * asks for it, so a slow writer slows the stream instead of filling memory.
  * The consumer's own writing time never counts as idle time.
  */
-import {
-  type ApiError,
-  ApiError as ApiErrorClass,
-  ConnectionError,
-  InterruptedError,
-  NewsError,
-  TimeoutError,
-  UsageError,
-} from './errors.js';
+import { ApiError, InterruptedError, NewsError } from './errors.js';
 import { classifyNetworkError } from './network-errors.js';
 import { redactText } from './redact.js';
 import { sleep as defaultSleep } from './sleep.js';
-import type { StreamItem, StreamTransport } from './stream-types.js';
+import { isBug, networkFailure, retryable, streamApiError } from './stream-failures.js';
+import {
+  type GiveUpPolicy,
+  givesUp,
+  reconnectDelay,
+  waitWithinBudget,
+} from './stream-reconnect.js';
+import type {
+  BehindInfo,
+  OpenInfo,
+  ReconnectInfo,
+  RestoredInfo,
+  StreamArticle,
+  StreamEnd,
+  StreamItem,
+  StreamTransport,
+} from './stream-types.js';
 import type { SleepFn } from './types.js';
 import { STREAM_PROTOCOL } from '../params/stream-params.js';
 
@@ -35,28 +43,6 @@ export const HEARTBEAT_MS = STREAM_PROTOCOL.heartbeatMs;
 export const DEFAULT_RETRY_MS = STREAM_PROTOCOL.retryMs;
 export const MAX_RECONNECT_DELAY_MS = 30_000;
 export const SEEN_IDS = 10_000;
-
-export interface StreamArticle {
-  readonly id: string;
-  readonly article: Record<string, unknown>;
-  /** The JSON text as received (one line), when the transport had it. */
-  readonly json?: string | undefined;
-}
-
-export interface ReconnectInfo {
-  /** Consecutive failed attempts so far (0 after a clean drop of a working stream). */
-  readonly failures: number;
-  readonly delayMs: number;
-  /** Human and short: `connection reset`, `no data for 45 s`, `session lifetime reached (ER0362)`. */
-  readonly reason: string;
-  readonly lastEventId: string | undefined;
-}
-
-/** An accepted connection: the server's session id and mode, when it said them. */
-export interface OpenInfo {
-  readonly sessionId: string | undefined;
-  readonly mode: string | undefined;
-}
 
 export interface StreamSessionOptions {
   readonly transport: StreamTransport;
@@ -76,6 +62,12 @@ export interface StreamSessionOptions {
   readonly maxDelayMs?: number | undefined;
   /** Consecutive failed connection attempts before giving up; a working stream that drops resets it. */
   readonly maxFailures: number;
+  /**
+   * Once a connection was accepted: give up after this long without one
+   * instead of after `maxFailures` attempts (429s still count attempts).
+   * Undefined: attempts only. See stream-reconnect.ts.
+   */
+  readonly maxOutageMs?: number | undefined;
   readonly seenCapacity?: number | undefined;
   readonly signal: AbortSignal;
   /** Redacted from any message (the key may travel in the URL). */
@@ -87,6 +79,10 @@ export interface StreamSessionOptions {
    */
   readonly onOpen?: ((info: OpenInfo) => void) | undefined;
   readonly onReconnect?: ((info: ReconnectInfo) => void) | undefined;
+  /** A connection was accepted after failed attempts. */
+  readonly onRestored?: ((info: RestoredInfo) => void) | undefined;
+  /** Said once: the service's ids are below the one the session started after. */
+  readonly onBehind?: ((info: BehindInfo) => void) | undefined;
   /**
    * Against a server that tells no position at connect: the articles
    * published since `since` (the first connection), oldest id first, fetched
@@ -100,12 +96,6 @@ export interface StreamSessionOptions {
   readonly sleep?: SleepFn | undefined;
   readonly random?: (() => number) | undefined;
 }
-
-/** How the stream ended when it ended without an error. */
-export type StreamEnd =
-  | { reason: 'stopped' }
-  /** ER0364: someone closed the session through the sessions endpoint. */
-  | { reason: 'closed'; message: string };
 
 class IdleTimeout extends Error {}
 
@@ -126,16 +116,15 @@ export class SeenIds {
   }
 }
 
-/** Exponential from the server's `retry:`, capped, with equal jitter (half fixed, half random). */
-export function reconnectDelay(
-  failures: number,
-  retryMs: number,
-  maxDelayMs: number,
-  random: () => number,
-): number {
-  const ceiling = Math.min(maxDelayMs, retryMs * 2 ** Math.max(0, failures - 1));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
+export { reconnectDelay } from './stream-reconnect.js';
+export type {
+  BehindInfo,
+  OpenInfo,
+  ReconnectInfo,
+  RestoredInfo,
+  StreamArticle,
+  StreamEnd,
+} from './stream-types.js';
 
 export class StreamSession implements AsyncIterable<StreamArticle[]> {
   /** Where a reconnect resumes: the last article handed out, or the position told at connect. */
@@ -144,6 +133,8 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
   end: StreamEnd | undefined;
   /** Replayed articles dropped because they were already handed out. */
   duplicates = 0;
+  /** Articles dropped for being at or below the id the session started after. */
+  belowStart = 0;
   reconnects = 0;
   /** Articles written from the catch-up search (a server without positions). */
   caughtUp = 0;
@@ -173,8 +164,12 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
     const o = this.options;
     const sleep = o.sleep ?? defaultSleep;
     const random = o.random ?? Math.random;
+    const nowMs = (): number => (o.now ?? (() => new Date()))().getTime();
     const idleMs = 3 * (o.heartbeatMs ?? HEARTBEAT_MS);
+    const policy: GiveUpPolicy = { attempts: o.maxFailures, outageMs: o.maxOutageMs };
     let failures = 0;
+    // Since when no connection works (set at the first drop or failure, cleared on accept).
+    let downSince: number | undefined;
     try {
       for (;;) {
         if (o.signal.aborted) throw new InterruptedError('interrupted');
@@ -192,6 +187,7 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
         let opened = false;
         const connectedAt = (o.now ?? (() => new Date()))();
         // A reconnect with nothing to resume from: what came meanwhile is searched for.
+        const resumedFrom = this.lastEventId;
         let catchUpFrom =
           this.lastEventId === undefined && o.catchUp !== undefined ? this.coveredSince : undefined;
         try {
@@ -207,7 +203,11 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             arm();
             const { articles, stop, accepted } = this.take(items);
             if (accepted !== undefined) {
+              if (failures > 0 && downSince !== undefined) {
+                o.onRestored?.({ failures, downMs: nowMs() - downSince, lastEventId: resumedFrom });
+              }
               failures = 0;
+              downSince = undefined;
               opened = true;
               this.coveredSince ??= connectedAt;
               o.onOpen?.(accepted);
@@ -240,13 +240,17 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
           }
         } catch (error) {
           if (o.signal.aborted) throw new InterruptedError('interrupted');
+          downSince ??= nowMs();
+          const everOpen = this.coveredSince !== undefined;
           if (connection.signal.reason instanceof IdleTimeout) {
             reason = `no data for ${Math.round(idleMs / 1000)} s`;
-          } else if (error instanceof ApiErrorClass) {
-            if (!retryable(error)) throw this.finalError(error);
+          } else if (error instanceof ApiError) {
+            if (!retryable(error)) throw streamApiError(error, this.options.apiKey);
             failures++;
-            this.lastFailure = this.finalError(error);
-            if (failures > o.maxFailures) throw this.lastFailure;
+            this.lastFailure = streamApiError(error, this.options.apiKey);
+            const rateLimited = error.status === 429;
+            const outage = { failures, downMs: nowMs() - downSince, everOpen, rateLimited };
+            if (givesUp(policy, outage)) throw this.lastFailure;
             reason = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
             if (error.retryAfter !== undefined) retryAfterMs = error.retryAfter * 1000;
           } else if (error instanceof NewsError || isBug(error)) {
@@ -255,31 +259,38 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
             const failure = classifyNetworkError(error);
             if (!opened) failures++;
             reason = redactText(failure.reason, o.apiKey);
-            const host = hostOf(o.url);
-            const after = failures > 1 ? ` after ${failures} attempts` : '';
-            // Never accepted, or accepted once and lost.
-            const what =
-              this.coveredSince === undefined
-                ? `cannot connect to the stream at ${host}`
-                : `cannot keep the stream from ${host} open`;
-            this.lastFailure = failure.timeout
-              ? new TimeoutError(`no answer from the stream at ${host}${after}`)
-              : new ConnectionError(`${what} (${reason})${after}`, {
-                  hint: 'check the network, a proxy (HTTPS_PROXY) and --base-url; --retries N tries longer',
-                });
-            if (failures > o.maxFailures) throw this.lastFailure;
+            const downMs = nowMs() - downSince;
+            const outage = { failures, downMs, everOpen, rateLimited: false };
+            this.lastFailure = networkFailure(o.url, failure.timeout, reason, outage, policy);
+            if (givesUp(policy, outage)) throw this.lastFailure;
           }
         } finally {
           clearTimeout(watchdog);
           o.signal.removeEventListener('abort', onAbort);
           connection.abort();
         }
+        downSince ??= nowMs();
+        const downMs = nowMs() - downSince;
+        const everOpen = this.coveredSince !== undefined;
+        const backoff = reconnectDelay(
+          failures,
+          this.retryMs,
+          o.maxDelayMs ?? MAX_RECONNECT_DELAY_MS,
+          random,
+        );
         const delayMs = Math.max(
           retryAfterMs ?? 0,
-          reconnectDelay(failures, this.retryMs, o.maxDelayMs ?? MAX_RECONNECT_DELAY_MS, random),
+          waitWithinBudget(backoff, policy, { downMs, everOpen }),
         );
         this.reconnects++;
-        o.onReconnect?.({ failures, delayMs, reason, lastEventId: this.lastEventId });
+        o.onReconnect?.({
+          failures,
+          delayMs,
+          reason,
+          lastEventId: this.lastEventId,
+          downMs,
+          everOpen,
+        });
         await sleep(delayMs, o.signal);
       }
     } finally {
@@ -312,6 +323,7 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
       } else if (item.kind === 'position') {
         // Where this stream started: resume from it until an article says more.
         this.lastEventId ??= item.id;
+        this.checkBehind(item.id, 'position');
       } else if (item.kind === 'retry') {
         if (item.ms >= 0) this.retryMs = item.ms;
       } else {
@@ -327,15 +339,15 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
         if (code === 'ER0362')
           return { articles, stop: 'session lifetime reached (ER0362)', accepted };
         const status = detail?.status ?? 500;
-        const error = ApiErrorClass.from(status, item.envelope ?? item.text);
+        const error = ApiError.from(status, item.envelope ?? item.text);
         if (status >= 500)
           return { articles, stop: `server error on the stream (${error.message})`, accepted };
         // Written before the error surfaces: what arrived stays written.
         if (articles.length > 0) {
-          this.pendingError = this.finalError(error);
+          this.pendingError = streamApiError(error, this.options.apiKey);
           return { articles, stop: 'error', accepted };
         }
-        throw this.finalError(error);
+        throw streamApiError(error, this.options.apiKey);
       }
     }
     return { articles, stop: undefined, accepted };
@@ -343,14 +355,36 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
 
   /** Whether the article is new; the last one admitted is where a reconnect resumes. */
   private admit(article: StreamArticle): boolean {
-    if (this.seen.has(article.id) || this.atOrBelowStart(article.id)) {
+    if (this.seen.has(article.id)) {
       this.duplicates++;
+      return false;
+    }
+    if (this.atOrBelowStart(article.id)) {
+      this.belowStart++;
+      this.checkBehind(article.id, 'article');
       return false;
     }
     this.seen.add(article.id);
     this.lastEventId = article.id;
     return true;
   }
+
+  /**
+   * Said once: the service is below the id the session started after. A
+   * replay never sends an id at or below the one it resumes after, so an
+   * article below it (or a position told at connect) means the service's ids
+   * went back: a restarted mock, another service, an edited watermark. A
+   * position of 0 is "nothing indexed yet" (the mock's), not a place.
+   */
+  private checkBehind(id: string, from: BehindInfo['from']): void {
+    if (this.behindTold || this.floor === undefined) return;
+    const n = Number(id);
+    if (!Number.isSafeInteger(n) || n >= this.floor || (from === 'position' && n <= 0)) return;
+    this.behindTold = true;
+    this.options.onBehind?.({ id, startAfter: String(this.floor), from });
+  }
+
+  private behindTold = false;
 
   /** Written by an earlier run: a replay, or a server whose ids went back (a restarted mock). */
   private atOrBelowStart(id: string): boolean {
@@ -360,48 +394,4 @@ export class StreamSession implements AsyncIterable<StreamArticle[]> {
   }
 
   private pendingError: Error | undefined;
-
-  /** Adds what to do about the stream's own codes; ER0363 is a usage error (exit 2). */
-  private finalError(error: ApiError): Error {
-    error.message = redactText(error.message, this.options.apiKey);
-    if (error.code === 'ER0363') {
-      return new UsageError(`${error.message} [ER0363]`, {
-        code: 'ER0363',
-        hint: '--stream-max-age takes minutes from 1 to 1440',
-      });
-    }
-    if (error.code === 'ER0360') {
-      error.hint ??=
-        'too many open streams for this key: `news stream sessions` lists them, `news stream sessions close ID` ends one';
-    } else if (error.code === 'ER0361') {
-      error.hint ??= 'the key was revoked: use another key (--api-key, NEWS_API_KEY)';
-    } else if (error.code === 'ER0301') {
-      error.hint ??= 'no points left: the stream ended; see `news balance`';
-    }
-    return error;
-  }
-}
-
-/** Connect answers worth another try: rate limits (ER0360 included), timeouts and the 5xx family. */
-function retryable(error: ApiError): boolean {
-  return error.status === 408 || error.status === 429 || error.status >= 500;
-}
-
-/** A programming error is not a network drop: reconnecting would hide it. */
-function isBug(error: unknown): boolean {
-  return (
-    (error instanceof TypeError ||
-      error instanceof RangeError ||
-      error instanceof ReferenceError ||
-      error instanceof SyntaxError) &&
-    (error as { code?: unknown }).code === undefined
-  );
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the server';
-  }
 }

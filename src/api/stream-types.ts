@@ -60,3 +60,56 @@ export interface StreamTransportOptions {
   /** WebSocket: how often to send a `ping` frame; default 15 000 ms. */
   readonly pingIntervalMs?: number;
 }
+
+/* What the session (stream-session.ts) hands its consumer and tells it. */
+
+export interface StreamArticle {
+  readonly id: string;
+  readonly article: Record<string, unknown>;
+  /** The JSON text as received (one line), when the transport had it. */
+  readonly json?: string | undefined;
+}
+
+export interface ReconnectInfo {
+  /** Consecutive failed attempts so far (0 after a clean drop of a working stream). */
+  readonly failures: number;
+  readonly delayMs: number;
+  /** Human and short: `connection reset`, `no data for 45 s`, `session lifetime reached (ER0362)`. */
+  readonly reason: string;
+  readonly lastEventId: string | undefined;
+  /** How long the stream has been without a working connection (0 right after a drop). */
+  readonly downMs: number;
+  /** Whether a connection was ever accepted: a lost stream, not one that never started. */
+  readonly everOpen: boolean;
+}
+
+/** A connection accepted again after failed attempts. */
+export interface RestoredInfo {
+  /** The failed attempts it took. */
+  readonly failures: number;
+  readonly downMs: number;
+  readonly lastEventId: string | undefined;
+}
+
+/**
+ * The service numbers below the id the session started after (a saved
+ * watermark, `--last-event-id`): nothing it sends can pass until its ids do.
+ */
+export interface BehindInfo {
+  /** The service's id: its position at connect, or an article it sent. */
+  readonly id: string;
+  readonly startAfter: string;
+  readonly from: 'position' | 'article';
+}
+
+/** An accepted connection: the server's session id and mode, when it said them. */
+export interface OpenInfo {
+  readonly sessionId: string | undefined;
+  readonly mode: string | undefined;
+}
+
+/** How the stream ended when it ended without an error. */
+export type StreamEnd =
+  | { reason: 'stopped' }
+  /** ER0364: someone closed the session through the sessions endpoint. */
+  | { reason: 'closed'; message: string };

@@ -1,3 +1,4 @@
+import type { FormatName } from '../output/types.js';
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
 import type { ValueHint } from './completion/types.js';
@@ -70,5 +71,11 @@ export interface CommandSpec {
    * always there. A group of subcommands takes what any of them takes.
    */
   readonly globals?: readonly GlobalName[];
+  /**
+   * The formats it writes (-f, or the -o file's extension), when not every
+   * format: the one list its `-f` help, shell completion and its own check
+   * read (e.g. STREAMING_FORMATS for `webhooks listen`).
+   */
+  readonly formats?: readonly FormatName[];
   readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
 }

@@ -129,6 +129,15 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
   },
 ];
 
+/** `-f` for a command that writes only `formats` (CommandSpec.formats): its help and completion say those. */
+export function formatOption(def: GlobalOptionDef, formats: readonly string[]): GlobalOptionDef {
+  return {
+    ...def,
+    description: `output format: ${formats.join('|')}`,
+    source: { choices: formats.map((f) => [f, '']) },
+  };
+}
+
 /** The help group of the global options: how help, the man page and completion tell them apart. */
 export const GLOBAL_GROUP = 'Global options:';
 

@@ -15,6 +15,7 @@ import {
   type GlobalName,
   type GlobalOptionDef,
   PAGING,
+  formatOption,
   globalsOf,
 } from './global-options.js';
 import { VERSION } from './version.js';
@@ -95,9 +96,17 @@ function hidden(command: Command): boolean {
   return (command as unknown as { _hidden?: boolean })._hidden === true;
 }
 
-/** The options of `defs`, under "Global options:", with what completion offers for their values. */
-function addGlobals(command: Command, defs: readonly GlobalOptionDef[]): void {
-  for (const def of defs) {
+/**
+ * The options of `defs`, under "Global options:", with what completion offers
+ * for their values; `-f` names the command's own formats when it declares them.
+ */
+function addGlobals(
+  command: Command,
+  defs: readonly GlobalOptionDef[],
+  formats?: readonly string[],
+): void {
+  for (const raw of defs) {
+    const def = raw.name === 'format' && formats ? formatOption(raw, formats) : raw;
     const option = new Option(def.flags, def.description).helpGroup(GLOBAL_GROUP);
     command.addOption(def.source ? annotate(option, { source: def.source }) : option);
   }
@@ -228,7 +237,7 @@ function buildCommand(
     command.addOption(annotate(opt, { option }));
   }
   const globals = globalsTaken(spec, inheritedGlobals);
-  addGlobals(command, globalsOf(globals));
+  addGlobals(command, globalsOf(globals), spec.formats);
   for (const sub of spec.subcommands ?? [])
     buildCommand(command, sub, launch, lenientConfig, spec.globals ?? inheritedGlobals);
   const run = spec.run;

@@ -14,6 +14,12 @@ export const FORMAT_NAMES: readonly FormatName[] = [
   'table',
 ];
 
+/**
+ * The formats written a record at a time as records arrive, never rewritten
+ * at the end: what `webhooks listen` writes (its CommandSpec.formats).
+ */
+export const STREAMING_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 'tsv'];
+
 const BY_EXTENSION: Record<string, FormatName> = {
   json: 'json',
   jsonl: 'jsonl',

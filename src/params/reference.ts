@@ -7,7 +7,7 @@ import type { ParamDef } from './types.js';
 function constraints(def: ParamDef): string {
   const parts: string[] = [];
   if (def.type === 'flag') parts.push('0 or 1 (bare flag = 1)');
-  if (def.type === 'switch') parts.push('0, 1, true, false');
+  if (def.type === 'switch') parts.push('0, 1, true, false (bare flag = 1)');
   if (def.type === 'date')
     parts.push(
       `YYYY-MM-DD or ISO 8601, or relative (resolved once per run, UTC): ${RELATIVE_DATE_FORMS}`,

@@ -24,6 +24,10 @@ export function parseStreamMaxAge(raw: unknown): number | undefined {
 export const STREAM_MAX_AGE_RULE = `must be a whole number of minutes from ${STREAM_MAX_AGE.min} to ${STREAM_MAX_AGE.max}`;
 
 /** The stream protocol's fixed points, shared by the client and the mock (CONTRACT.md, "Streams"). */
+/** `--transport`: server-sent events (the default) or the WebSocket. */
+export const STREAM_TRANSPORTS = ['sse', 'ws'] as const;
+export type StreamTransportName = (typeof STREAM_TRANSPORTS)[number];
+
 export const STREAM_PROTOCOL = {
   ssePath: '/v1/news/stream',
   wsPath: '/v1/news/ws',

@@ -95,8 +95,11 @@ function checkOne(def: ParamDef, value: string): Problem | undefined {
   }
   if (def.enum && !def.enum.includes(value))
     return { rule: `must be one of ${def.enum.join(', ')}` };
-  if (def.pattern && !def.pattern.test(value))
-    return { rule: `must be ${def.patternHint ?? `like ${def.pattern}`}` };
+  if (def.pattern && !def.pattern.test(value)) {
+    // A name typed for a code (`english`) fails the shape first: the hint is the code's.
+    const hint = def.codes === undefined ? undefined : suggestCode(def.codes, value);
+    return { rule: `must be ${def.patternHint ?? `like ${def.pattern}`}`, hint };
+  }
   if (def.codes !== undefined && !isCode(def.codes, value))
     return { rule: `must be an ${CODE_STANDARD[def.codes]}`, hint: suggestCode(def.codes, value) };
   return undefined;

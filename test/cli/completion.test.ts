@@ -12,6 +12,10 @@ import type { TreeCommand } from '../../src/cli/completion/types.js';
 import { flagName } from '../../src/params/registry.js';
 import { SEARCH_PARAMS } from '../../src/params/search-params.js';
 import { EVENT_TYPES } from '../../src/params/search-values.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import type { CommandSpec } from '../../src/cli/command-spec.js';
+import { FORMAT_NAMES, STREAMING_FORMATS } from '../../src/output/formats.js';
+import { STREAM_TRANSPORTS } from '../../src/params/stream-params.js';
 import { runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -77,6 +81,51 @@ describe('news __complete', () => {
     expect((await tab(['search', '--format=cs'])).values).toEqual(['--format=csv']);
     const events = await tab(['search', '--event-type', '']);
     expect(events.values).toEqual(EVENT_TYPES);
+  });
+
+  it('offers what each command takes, from the list its own check reads (issue 32)', async () => {
+    expect((await tab(['stream', '--transport', ''])).values).toEqual([...STREAM_TRANSPORTS]);
+    // listen writes records as deliveries arrive: the streaming formats, nothing it refuses.
+    expect((await tab(['webhooks', 'listen', '-f', ''])).values).toEqual([...STREAMING_FORMATS]);
+    expect((await tab(['webhooks', 'listen', '--format', ''])).values).toEqual([
+      ...STREAMING_FORMATS,
+    ]);
+    expect((await tab(['search', '-f', ''])).values).toEqual([...FORMAT_NAMES]);
+    // A URL path is not a file on disk.
+    expect((await tab(['webhooks', 'listen', '--path', ''])).directive & 4).toBe(4);
+    // …and the same lists are what the commands accept.
+    for (const value of STREAM_TRANSPORTS) {
+      const r = await runCli(['stream', '--transport', value, '--mock', '--dry-run']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const bad = await runCli(['stream', '--transport', 'grpc', '--mock', '--dry-run']);
+    expect(bad.stderr).toMatch(/^error: --transport must be sse or ws \(got "grpc"\)$/m);
+    const help = await runCli(['webhooks', 'listen', '--help']);
+    expect(help.stdout).toContain('output format: jsonl|ndjson|csv|tsv');
+  });
+
+  it('reads values from declarations only: a list in a description declares nothing', () => {
+    const undeclared: string[] = [];
+    const walk = (specs: readonly CommandSpec[], path: string): void => {
+      for (const spec of specs) {
+        const here = `${path} ${spec.name}`;
+        for (const o of spec.options ?? []) {
+          if (
+            /[<[]/.test(o.flags) &&
+            /\b[a-z][\w.-]*\|[a-z][\w.-]*/.test(o.description) &&
+            !o.choices
+          )
+            undeclared.push(`${here} ${o.flags}`);
+        }
+        for (const a of spec.args ?? []) {
+          if (/^[a-z][\w.-]*(\|[a-z][\w.-]*)+$/.test(a.description) && !a.choices)
+            undeclared.push(`${here} <${a.name}>`);
+        }
+        walk(spec.subcommands ?? [], here);
+      }
+    };
+    walk(COMMANDS, 'news');
+    expect(undeclared).toEqual([]);
   });
 
   it('completes lists after the last comma, without the values already given', async () => {

@@ -80,16 +80,45 @@ describe('search --help', () => {
   });
 
   it('wrapExample breaks before flags and pipes, and inside a piece only when it is too long', () => {
-    expect(wrapExample('$ news a --x 1 -f csv | jq .id', 16)).toEqual([
-      '$ news a --x 1',
+    expect(wrapExample('$ news a --x 1 -f csv | jq .id', 18)).toEqual([
+      '$ news a --x 1 \\',
       '-f csv | jq .id',
     ]);
-    // `--query '…'` is longer than a line: broken at its own spaces, `-f csv` still whole.
-    expect(wrapExample("$ news --query 'a very long query text' -f csv", 20)).toEqual([
-      "$ news --query 'a",
-      'very long query',
-      "text' -f csv",
+    // `--query '…'` is longer than a line: broken before it, never inside its quotes.
+    expect(wrapExample("$ news --query 'a very long query text' -f csv", 30)).toEqual([
+      '$ news --query \\',
+      "'a very long query text' \\",
+      '-f csv',
     ]);
+  });
+
+  it('every example pastes as it reads: ` \\` ends each wrapped line (issue 32)', async () => {
+    const { buildProgram, examplesOf } = await import('../../src/cli/program.js');
+    const { COMMANDS } = await import('../../src/cli/commands/index.js');
+    const program = buildProgram(
+      COMMANDS,
+      async () => undefined,
+      () => undefined,
+      () => undefined,
+    );
+    const all: string[] = [];
+    const walk = (c: import('commander').Command): void => {
+      all.push(...examplesOf(c));
+      c.commands.forEach(walk);
+    };
+    walk(program);
+    expect(all.length).toBeGreaterThan(50);
+    for (const width of [40, 60, 80]) {
+      for (const example of all) {
+        const lines = wrapExample(`$ ${example}`, width);
+        // What a shell reads: each ` \` and line end removed.
+        const pasted = lines.map((l) => l.replace(/ \\$/, '')).join(' ');
+        expect(pasted, `${example} at ${width}`).toBe(`$ ${example.replace(/ +/g, ' ')}`);
+        for (const line of lines.slice(0, -1)) expect(line).toMatch(/ \\$/);
+        // Never inside quotes: every line holds whole quoted strings.
+        for (const line of lines) expect((line.match(/'/g) ?? []).length % 2, line).toBe(0);
+      }
+    }
   });
 
   it('COLUMNS sets the width in a pipe', async () => {

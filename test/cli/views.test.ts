@@ -3,6 +3,7 @@ import { bar, sparkline, splitBar } from '../../src/cli/views/bars.js';
 import stringWidth from 'string-width';
 import { renderProfileCard } from '../../src/cli/views/profile-card.js';
 import { rankedTable } from '../../src/cli/views/ranked-table.js';
+import { alignedBuckets } from '../../src/cli/views/time-axis.js';
 import { renderTrends, trendGroups } from '../../src/cli/views/trends-chart.js';
 import { PROFILE } from './profile-fixture.js';
 import { TRENDS_SAMPLE } from '../helpers/samples.js';
@@ -208,6 +209,58 @@ describe('trends chart', () => {
         (no values)
       "
     `);
+  });
+});
+
+describe('trends sparklines line up in time (issue 32)', () => {
+  const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T00:00:00.000Z`;
+  // As the service (and the mock) answer: only the days that have articles.
+  const sparse = {
+    field: 'source.id',
+    time_bucket: 'day',
+    trends: [
+      {
+        value: { name: 'Austin' },
+        count: 6,
+        buckets: { [day(18)]: 2, [day(19)]: 2, [day(22)]: 2 },
+      },
+      { value: { name: 'Atlanta' }, count: 4, buckets: { [day(20)]: 2, [day(22)]: 2 } },
+      { value: { name: 'Valencia' }, count: 1, buckets: { [day(24)]: 1 } },
+    ],
+  };
+
+  it('every row spans the same days, a day without articles drawn empty', () => {
+    // 18 … 24: seven days, each in the same column on every row.
+    expect(plain(renderTrends(trendGroups(sparse), 60))).toMatchInlineSnapshot(`
+      "source.id
+        Austin                                6  ██  █
+        Atlanta                               4    █ █
+        Valencia                              1        █
+      "
+    `);
+  });
+
+  it('steps hours, weeks and months; keys that are not dates share their sorted union', () => {
+    const rows = (buckets: Record<string, number>[]) => buckets.map((b) => ({ buckets: b }));
+    expect(
+      alignedBuckets(rows([{ '2026-11-01T00:00:00Z': 1 }, { '2026-11-01T03:00:00Z': 2 }]), 'hour'),
+    ).toEqual([
+      [1, 0, 0, 0],
+      [0, 0, 0, 2],
+    ]);
+    expect(alignedBuckets(rows([{ '2026-01-01': 1 }, { '2026-03-01': 1 }]), 'month')).toEqual([
+      [1, 0, 0],
+      [0, 0, 1],
+    ]);
+    expect(alignedBuckets(rows([{ '2026-11-02': 3 }, { '2026-11-16': 1 }]), 'week')).toEqual([
+      [3, 0, 0],
+      [0, 0, 1],
+    ]);
+    expect(alignedBuckets([...rows([{ b: 1 }, { a: 2, c: 1 }]), { count: 3 }], undefined)).toEqual([
+      [0, 1, 0],
+      [2, 0, 1],
+      undefined,
+    ]);
   });
 });
 

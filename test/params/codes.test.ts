@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
-import { COUNTRY_CODES, LANGUAGE_CODES, isCode, suggestCode } from '../../src/params/codes.js';
+import {
+  COUNTRY_CODES,
+  LANGUAGE_CODES,
+  codeName,
+  isCode,
+  suggestCode,
+} from '../../src/params/codes.js';
 import { LOCAL_PARAMS } from '../../src/params/local-params.js';
 import { SEARCH_PARAMS } from '../../src/params/search-params.js';
 import { TRENDS_PARAMS } from '../../src/params/trends-params.js';
@@ -36,6 +42,40 @@ describe('the lists', () => {
     expect(suggestCode('language', 'qq')).toBeUndefined();
   });
 
+  it('map English names of languages and countries to their codes (issue 32)', () => {
+    expect(suggestCode('language', 'english')).toBe('did you mean en (English)?');
+    expect(suggestCode('language', 'French')).toBe('did you mean fr (French)?');
+    expect(suggestCode('language', 'farsi')).toBe('did you mean fa (Persian)?');
+    expect(suggestCode('country', 'germany')).toBe('did you mean de (Germany)?');
+    expect(suggestCode('country', 'United States')).toBe('did you mean us (United States)?');
+    expect(suggestCode('country', 'cote d ivoire')).toMatch(/^did you mean ci /);
+    expect(suggestCode('country', 'Saint Lucia')).toBe('did you mean lc (St. Lucia)?');
+    // One typo away, for names of five letters or more.
+    expect(suggestCode('language', 'portugese')).toBe('did you mean pt (Portuguese)?');
+    // A name of the other kind says so.
+    expect(suggestCode('language', 'france')).toBe(
+      '"france" is a country (ISO 3166-1 alpha-2 country code fr), not a language',
+    );
+    expect(suggestCode('language', 'xyzzy')).toBeUndefined();
+  });
+
+  it('name every code, from data (not the runtime ICU), each name standing for one code', () => {
+    for (const [kind, codes] of [
+      ['language', LANGUAGE_CODES],
+      ['country', COUNTRY_CODES],
+    ] as const) {
+      const seen = new Map<string, string>();
+      for (const code of codes) {
+        const name = codeName(kind, code);
+        expect(name, `${kind} ${code}`).not.toBe('');
+        expect(seen.get(name), `${name}: ${seen.get(name)} and ${code}`).toBeUndefined();
+        seen.set(name, code);
+        // Every first name leads back to its own code.
+        expect(suggestCode(kind, name)).toMatch(new RegExp(`^did you mean ${code} `));
+      }
+    }
+  });
+
   it('every parameter that takes such codes declares its list', () => {
     const iso = ALL_TABLES.filter((d) => /ISO (639|3166)/.test(d.help));
     expect([...new Set(iso.map((d) => d.name))].sort()).toEqual(
@@ -53,6 +93,18 @@ describe('the lists', () => {
 });
 
 describe('the client refuses a code that does not exist', () => {
+  it('a name typed for a code gets the code as a hint: --language-code english (issue 32)', async () => {
+    for (const [argv, hint] of [
+      [['search', '--language-code', 'english'], 'hint: did you mean en (English)?'],
+      [['search', '--source-country-code', 'germany'], 'hint: did you mean de (Germany)?'],
+      [['search', '--query', 'language.code:english'], 'hint: did you mean en (English)?'],
+    ] as const) {
+      const r = await runCli([...argv, '--mock']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')).toContain(hint);
+    }
+  });
+
   it.each([
     [['search', '--source-country-code', 'uk'], '--source-country-code', 'did you mean gb'],
     [['search', '--language-code', 'en,xx'], '--language-code', undefined],

@@ -89,6 +89,7 @@ export const convert: CommandSpec = {
   options: [
     {
       flags: '--kind <kind>',
+      choices: KINDS,
       description: `record kind for default columns: ${KINDS.join('|')} (default: guessed)`,
     },
     {

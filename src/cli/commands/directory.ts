@@ -45,7 +45,11 @@ function getCommand(kind: DirectoryKind): CommandSpec {
         flags: '--no-coverage',
         description: 'leave out the coverage block (sends coverage=false)',
       },
-      { flags: '--section <name>', description: `export one part: ${sectionsOf(kind).join('|')}` },
+      {
+        flags: '--section <name>',
+        description: `export one part: ${sectionsOf(kind).join('|')}`,
+        choices: sectionsOf(kind),
+      },
     ],
     examples: [
       `news ${kind} get ${EXAMPLE_ID[kind]}`,

@@ -1,8 +1,10 @@
 /**
  * Where the values of each flag come from, derived from the data that declares
- * the flag: the parameter table (enums, lists, id shapes), an OptionSpec's
- * `choices`/`complete`, or, for options declared before those fields existed,
- * an `a|b|c` list in the description and a `<file>` placeholder.
+ * the flag: the parameter table (enums, lists, id shapes), an OptionSpec's or
+ * ArgSpec's `choices`/`complete` (the same constant its handler checks
+ * against), a global option's `source` (with `-f` narrowed to the command's
+ * CommandSpec.formats), and a `<file>` or `<dir>` placeholder. Never the help
+ * text: a list written in a description is not a declaration.
  * program.ts attaches the result to each commander Option or Argument; the
  * completion tree reads it back.
  */
@@ -89,12 +91,6 @@ export function paramSource(def: ParamDef): ValueSource | undefined {
   return undefined;
 }
 
-/** `article|person|company` in a description: the values, when nothing says otherwise. */
-function choicesInText(text: string): string[] | undefined {
-  const match = /(?:^|[\s:(])([a-z0-9][\w.-]*(?:\|[a-z0-9][\w.-]*)+)(?=$|[\s,;)])/i.exec(text);
-  return match?.[1]?.split('|');
-}
-
 function fromHint(hint: ValueHint | undefined, choices: readonly string[] | undefined) {
   if (choices) return { choices: plain(choices), ...(hint ? { hint } : {}) };
   return hint ? { hint } : undefined;
@@ -106,9 +102,8 @@ export function optionSource(option: OptionSpec): ValueSource | undefined {
   if (placeholder === undefined) return undefined;
   const explicit = fromHint(option.complete, option.choices);
   if (explicit) return explicit;
-  const inText = choicesInText(option.description);
-  if (inText) return { choices: plain(inText) };
-  if (/file|path|dir/i.test(placeholder)) return { hint: 'file' };
+  // `<file>`, `<dir>`: a path on disk (not `--path <path>`, a URL path).
+  if (/^(file|dir)$/i.test(placeholder)) return { hint: 'file' };
   return undefined;
 }
 
@@ -116,8 +111,6 @@ export function optionSource(option: OptionSpec): ValueSource | undefined {
 export function argSource(arg: ArgSpec): ValueSource | undefined {
   const explicit = fromHint(arg.complete, arg.choices);
   if (explicit) return explicit;
-  const inText = choicesInText(arg.description);
-  if (inText) return { choices: plain(inText) };
-  if (/^(file|path|dir)/i.test(arg.name)) return { hint: 'file' };
+  if (/^(file|dir)$/i.test(arg.name)) return { hint: 'file' };
   return undefined;
 }

@@ -22,6 +22,7 @@ export const CRON_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--partition-by <key>',
+    choices: PARTITION_KEYS,
     description: `write -o DIR as a hive-style data set: ${PARTITION_KEYS.join('|')}`,
   },
   {

@@ -67,21 +67,32 @@ export function wrap(text: string, width: number): string[] {
   );
 }
 
+/** Shell words: a space inside `'…'` or `"…"` does not split. */
+function shellWords(text: string): string[] {
+  return text.match(/(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+|['"]\S*/g) ?? [];
+}
+
 /**
- * An example command wrapped only before a flag or a pipe, so a flag keeps its
- * value (`-f csv`, `--query 'a b'`); a flag with a value too long for a line
- * is broken at its spaces.
+ * An example command that pastes as it reads: wrapped only between shell
+ * words, each line but the last ending in ` \` (a line continuation), and
+ * before a flag or a pipe where it can be, so a flag keeps its value (`-f
+ * csv`); a flag whose value is too long for a line is broken between its
+ * words, never inside quotes. A word longer than a line stays whole.
  */
 export function wrapExample(text: string, width: number): string[] {
-  const units: string[] = [];
-  for (const word of text.split(/ +/)) {
-    if (units.length > 0 && !/^[-|]/.test(word)) units[units.length - 1] += ` ${word}`;
-    else units.push(word);
+  const units: string[][] = [];
+  for (const word of shellWords(text)) {
+    const last = units[units.length - 1];
+    if (last !== undefined && !/^[-|]/.test(word)) last.push(word);
+    else units.push([word]);
   }
-  return fill(
-    units.flatMap((u) => (u.length <= width ? [u] : u.split(' ').flatMap((w) => pieces(w, width)))),
-    width,
+  // Two columns kept for the continuation.
+  const room = width - 2;
+  const lines = fill(
+    units.flatMap((u) => (u.join(' ').length <= room ? [u.join(' ')] : u)),
+    room,
   );
+  return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
 /** Lines of whole pieces, each line at most `width` columns when the pieces allow. */
@@ -143,8 +154,10 @@ function examples(list: readonly string[], width: number): string[] {
   return section(
     'Examples:',
     list.flatMap((e) =>
-      // Continuation lines are indented 6: every line must fit there.
-      wrapExample(`$ ${e}`, width - 6).map((l, i) => (i === 0 ? `  ${l}` : `      ${l}`)),
+      // Continuation lines are indented 6, less for a long quoted word (the shell ignores it).
+      wrapExample(`$ ${e}`, width - 6).map((l, i) =>
+        i === 0 ? `  ${l}` : `${' '.repeat(Math.max(2, Math.min(6, width - l.length)))}${l}`,
+      ),
     ),
   );
 }

@@ -90,5 +90,16 @@ export async function exportPages(
   if (result.path !== undefined)
     runtime.report.notice(`wrote ${counted(result.records, 'record')} to ${result.path}`);
   else runtime.report.debug(counted(result.records, 'record'));
+  // A header alone reads like a failure; a pipeline of json or jsonl gets nothing added.
+  if (
+    format === 'table' &&
+    result.path === undefined &&
+    result.records === 0 &&
+    !result.stoppedEarly
+  ) {
+    const { emptyTableNote } = await import('../../output/formats/table-empty.js');
+    const note = emptyTableNote(kind, title);
+    if (note !== undefined) runtime.report.notice(note);
+  }
   return result;
 }

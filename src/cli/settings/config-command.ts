@@ -126,7 +126,7 @@ export const config: CommandSpec = {
       name: 'set',
       summary: 'set a setting in the current profile',
       args: [
-        { name: 'key', description: CONFIG_KEYS.join('|') },
+        { name: 'key', description: CONFIG_KEYS.join('|'), choices: CONFIG_KEYS },
         { name: 'value', description: 'the value' },
       ],
       examples: [
@@ -139,14 +139,14 @@ export const config: CommandSpec = {
     {
       name: 'unset',
       summary: 'remove a setting from the current profile',
-      args: [{ name: 'key', description: CONFIG_KEYS.join('|') }],
+      args: [{ name: 'key', description: CONFIG_KEYS.join('|'), choices: CONFIG_KEYS }],
       examples: ['news config unset format', 'news config unset api-key --profile work'],
       run: (input, runtime) => unset(input.args, runtime),
     },
     {
       name: 'get',
       summary: 'print a setting of the current profile (the key redacted)',
-      args: [{ name: 'key', description: CONFIG_KEYS.join('|') }],
+      args: [{ name: 'key', description: CONFIG_KEYS.join('|'), choices: CONFIG_KEYS }],
       examples: ['news config get format', 'news config get api-key --profile work'],
       async run(input, runtime) {
         const key = keyArg(input.args[0]);

@@ -70,6 +70,8 @@ export interface Settings {
   /** The response size cap (--max-response-mb, NEWS_MAX_RESPONSE_MB). */
   readonly maxResponseBytes: number;
   readonly retries: number;
+  /** --retries or the profile set `retries` (a stream then counts attempts instead of riding out an outage). */
+  readonly retriesSet: boolean;
   /** Pages fetched at once by --all/--limit; `auto`: the client's adaptive default. */
   readonly concurrency: number | 'auto';
   readonly sanitize: boolean;
@@ -214,6 +216,7 @@ export async function resolveSettings(
             flags.maxResponseMb === undefined ? 'NEWS_MAX_RESPONSE_MB' : '--max-response-mb',
           ),
     retries: retries === undefined ? 3 : Number(retries),
+    retriesSet: retries !== undefined,
     concurrency: concurrency === undefined ? 'auto' : (concurrencyOf(concurrency) ?? 'auto'),
     sanitize: flags.sanitize !== false,
     configPath: path,

@@ -14,6 +14,8 @@ import {
   STREAM_MAX_AGE,
   STREAM_MAX_AGE_RULE,
   STREAM_PROTOCOL,
+  STREAM_TRANSPORTS,
+  type StreamTransportName,
   parseStreamMaxAge,
 } from '../../params/stream-params.js';
 import type { RequestBody } from '../../params/types.js';
@@ -21,12 +23,19 @@ import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
 import type { Runtime } from '../runtime.js';
 import type { LiveExport } from '../../output/live-export.js';
+import { behindWarning, reconnectNote, restoredNote } from './notes.js';
 import type { FormatName } from '../../output/types.js';
 
 export const DEFAULT_MOCK_PUBLISH_RATE = 60;
+/**
+ * How long a stream that worked keeps trying without a connection before it
+ * gives up, unless --retries says a number of attempts: a service restarted
+ * for a deploy, as `stripe listen` rides it out (docs/STREAMS.md).
+ */
+export const DEFAULT_OUTAGE_MS = 5 * 60_000;
 
 export interface StreamOptions {
-  transport: 'sse' | 'ws';
+  transport: StreamTransportName;
   maxEvents: number | undefined;
   durationMs: number | undefined;
   maxAge: number | undefined;
@@ -61,9 +70,11 @@ const RESERVED_HEADERS = new Set([
 ]);
 
 export function parseStreamOptions(options: Readonly<Record<string, unknown>>): StreamOptions {
-  const transport = String(options['transport'] ?? 'sse');
-  if (transport !== 'sse' && transport !== 'ws') {
-    throw new UsageError(`--transport must be sse or ws (got "${transport}")`);
+  const transport = String(options['transport'] ?? 'sse') as StreamTransportName;
+  if (!STREAM_TRANSPORTS.includes(transport)) {
+    throw new UsageError(
+      `--transport must be ${STREAM_TRANSPORTS.join(' or ')} (got "${String(transport)}")`,
+    );
   }
   let maxEvents: number | undefined;
   if (options['maxEvents'] !== undefined) {
@@ -253,12 +264,17 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
             stop.abort(new Error('duration reached'));
           }, options.durationMs);
 
+    const giveUp = {
+      attempts: runtime.settings.retries,
+      outageMs: runtime.settings.retriesSet ? undefined : DEFAULT_OUTAGE_MS,
+    };
     const session = new StreamSession({
       transport,
       url: prepared.url,
       headers: { ...prepared.headers, ...options.headers },
       lastEventId: startAfter,
-      maxFailures: runtime.settings.retries,
+      maxFailures: giveUp.attempts,
+      maxOutageMs: giveUp.outageMs,
       signal: stop.signal,
       apiKey: runtime.settings.apiKey,
       onOpen: ({ sessionId }) => {
@@ -270,10 +286,10 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
           opening.catch(() => undefined);
         }
       },
-      onReconnect: (r) =>
-        runtime.report.debug(
-          `reconnecting in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})${r.lastEventId ? `, after id ${r.lastEventId}` : ''}`,
-        ),
+      onReconnect: (r) => runtime.report.notice(reconnectNote(r, runtime.io.now(), giveUp)),
+      onRestored: (r) => runtime.report.notice(restoredNote(r, runtime.io.now())),
+      onBehind: (b) =>
+        runtime.report.warn(behindWarning(b, options.stateFile ?? '--last-event-id')),
       catchUp: catchUpSearch(client, filters),
     });
 
@@ -359,6 +375,11 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
     }
     if (session.duplicates > 0) {
       runtime.report.debug(`${session.duplicates} replayed articles were already written; skipped`);
+    }
+    if (session.belowStart > 0) {
+      runtime.report.debug(
+        `${session.belowStart} articles at or below id ${startAfter} were not written (written before, or the service's ids went back)`,
+      );
     }
     if (session.caughtUp > 0) {
       runtime.report.notice(

@@ -1,5 +1,5 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
-import { STREAM_MAX_AGE } from '../../params/stream-params.js';
+import { STREAM_MAX_AGE, STREAM_TRANSPORTS } from '../../params/stream-params.js';
 import type { ParamDef } from '../../params/types.js';
 import type { CommandSpec } from '../command-spec.js';
 import { REQUEST } from '../global-options.js';
@@ -22,7 +22,7 @@ export const stream: CommandSpec = {
   group: 'live',
   summary: 'new matching articles as they are indexed (GET /v1/news/stream; --transport ws)',
   description:
-    'Writes every new article that matches the filters as it arrives: jsonl in a pipe (flushed per record), table rows on a terminal, csv/tsv with one header. Reconnects on any drop with Last-Event-ID and never writes an article twice. Ends on Ctrl-C (exit 130), --max-events or --duration (exit 0). See docs/STREAMS.md.',
+    'Writes every new article that matches the filters as it arrives: jsonl in a pipe (flushed per record), table rows on a terminal, csv/tsv with one header. Reconnects on any drop with Last-Event-ID, a note on stderr each time (a stream that worked rides out 5 minutes without its service; --retries N: N attempts), and never writes an article twice. Ends on Ctrl-C (exit 130), --max-events or --duration (exit 0). See docs/STREAMS.md.',
   params: STREAM_FILTER_PARAMS,
   options: [
     {
@@ -34,6 +34,7 @@ export const stream: CommandSpec = {
     {
       flags: '--transport <name>',
       description: 'sse (server-sent events) or ws (WebSocket)',
+      choices: STREAM_TRANSPORTS,
       default: 'sse',
     },
     {

@@ -8,9 +8,12 @@ import { terminalSafe } from '../../output/text.js';
 import { bar, formatChange, formatCount, sparkline } from './bars.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
 import { MIN_WIDTH, fitColumns } from './text-layout.js';
+import { alignedBuckets } from './time-axis.js';
 
 export interface TrendGroup {
   readonly field: string;
+  /** The response's `time_bucket` (hour, day, week, month), when buckets were asked for. */
+  readonly timeBucket?: string | undefined;
   readonly totalCount: number | undefined;
   readonly totalArticles: number | undefined;
   readonly trends: readonly Json[];
@@ -27,10 +30,12 @@ export function trendGroups(body: unknown): TrendGroup[] {
       .map(obj)
       .filter((o): o is Json => o !== undefined);
   const trends = root['trends'];
+  const timeBucket = str(root['time_bucket']);
   if (Array.isArray(trends)) {
     return [
       {
         field: str(root['field']) ?? str(arr(root['fields'])[0]) ?? 'value',
+        timeBucket,
         totalCount: num(root['total_count']),
         totalArticles: num(root['total_articles']),
         trends: items(trends),
@@ -41,6 +46,7 @@ export function trendGroups(body: unknown): TrendGroup[] {
     const g = obj(group) ?? {};
     return {
       field,
+      timeBucket,
       totalCount: num(g['total_count']),
       totalArticles: num(g['total_articles']),
       trends: items(g['trends']),
@@ -69,7 +75,7 @@ export function renderTrends(groups: readonly TrendGroup[], width: number): stri
       out.push('  (no values)');
       continue;
     }
-    out.push(...rows(group.trends, w));
+    out.push(...rows(group.trends, alignedBuckets(group.trends, group.timeBucket), w));
   }
   return `${out.join('\n')}\n`;
 }
@@ -81,14 +87,6 @@ function growthOf(t: Json): string {
   return rate === undefined ? '' : `${Math.round(rate * 100) / 100}/h`;
 }
 
-function bucketValues(t: Json): number[] | undefined {
-  const buckets = obj(t['buckets']);
-  if (!buckets) return undefined;
-  return Object.keys(buckets)
-    .sort()
-    .map((k) => num(buckets[k]) ?? num(obj(buckets[k])?.['count']) ?? 0);
-}
-
 type Side = 'type' | 'count' | 'pct' | 'growth' | 'chart';
 const ALIGN: Record<Side, 'left' | 'right'> = {
   type: 'left',
@@ -98,9 +96,14 @@ const ALIGN: Record<Side, 'left' | 'right'> = {
   chart: 'left',
 };
 
-function rows(trends: readonly Json[], width: number): string[] {
+/** `buckets`: each row's counts on one shared time axis (time-axis.ts), so the sparklines line up. */
+function rows(
+  trends: readonly Json[],
+  buckets: readonly (number[] | undefined)[],
+  width: number,
+): string[] {
   const max = Math.max(...trends.map((t) => num(t['count']) ?? 0));
-  const cells = trends.map((t) => {
+  const cells = trends.map((t, i) => {
     const value = t['value'];
     const count = num(t['count']) ?? 0;
     const pct = num(t['percentage']);
@@ -111,8 +114,8 @@ function rows(trends: readonly Json[], width: number): string[] {
       pct: pct === undefined ? '' : `${pct}%`,
       growth: growthOf(t),
       chart: (w: number) => {
-        const buckets = bucketValues(t);
-        return buckets ? sparkline(buckets.slice(-w)) : bar(count, max, w);
+        const values = buckets[i];
+        return values ? sparkline(values.slice(-w)) : bar(count, max, w);
       },
     };
   });

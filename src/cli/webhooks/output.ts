@@ -7,6 +7,7 @@
  */
 import { UsageError } from '../../api/errors.js';
 import type { FormatWriter, WriterContext } from '../../output/format-writer.js';
+import { STREAMING_FORMATS } from '../../output/formats.js';
 import { LiveFileSink } from '../../output/live-file-sink.js';
 import type { Sink } from '../../output/sink.js';
 import { StdoutSink } from '../../output/stdout-sink.js';
@@ -15,8 +16,6 @@ import { terminalWidth } from '../lists/export-pages.js';
 import type { Runtime } from '../runtime.js';
 
 const NEWLINE = Buffer.from('\n');
-
-export const STREAMING_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 'tsv'];
 
 export interface RecordStream {
   readonly format: FormatName;

@@ -3,6 +3,7 @@
  * delivery's signature offline, and a local receiver. Plain data; every
  * handler is imported when it runs, so `news --help` loads none of them.
  */
+import { STREAMING_FORMATS } from '../../output/formats.js';
 import type { CommandSpec } from '../command-spec.js';
 import { OUTPUT } from '../global-options.js';
 import { WEBHOOK_FILTER_PARAMS as FILTER_PARAMS } from './filters.js';
@@ -101,6 +102,8 @@ const listen: CommandSpec = {
   params: FILTER_PARAMS,
   // It receives: --mock (and a mock key) start the offline loop; nothing is sent to the API.
   globals: ['api-key', 'mock', 'profile', ...OUTPUT],
+  // Records as deliveries arrive: a format written at the end would hold nothing until Ctrl-C.
+  formats: STREAMING_FORMATS,
   options: [
     {
       flags: '--secret <secret>',

@@ -228,6 +228,7 @@ function keyword(field: QueryField, raw: string, pos: number, len: number): stri
       `${field.name} must be ${def.patternHint ?? `like ${def.pattern}`} (got "${text}")`,
       pos,
       len,
+      def.codes === undefined ? undefined : suggestCode(def.codes, text),
     );
   }
   if (def.codes !== undefined && !isCode(def.codes, text)) {
