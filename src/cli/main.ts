@@ -1,7 +1,6 @@
 import { CommanderError } from 'commander';
 import { InterruptedError } from '../api/errors.js';
 import { COMMANDS } from './commands/index.js';
-import { closedStdout, stdoutWasClosed } from './closed-stdout.js';
 import type { CliIO } from './context.js';
 import { EXIT, describeFailure } from './exit-codes.js';
 import { type Launch, buildProgram, usageErrorFromCommander } from './program.js';
@@ -12,6 +11,13 @@ import { type GlobalFlags, resolveSettings } from './settings/settings.js';
 export interface RunOptions {
   /** Aborted on Ctrl-C; tests abort it to simulate one. */
   readonly signal?: AbortSignal;
+  /**
+   * Filled by run(): says `error: interrupted` (with what the command kept)
+   * unless the failure was already said. main() calls it before it ends the
+   * process without waiting for the command (a second Ctrl-C, a command
+   * still busy 3 s after the first).
+   */
+  readonly lastWords?: { say?: () => void };
 }
 
 /** Runs one command line in-process and returns the exit code. Never throws. */
@@ -31,8 +37,13 @@ export async function run(
   // The key in use, once settings are known: redacted from every stderr line.
   let secret: string | undefined;
   const writeErr = (text: string) => io.stderr.write(text);
+  let runtime: Runtime | undefined;
+  let said = false;
 
   const fail = (error: unknown) => {
+    // Once: an interrupt is said as soon as the command gives up, before its cleanup.
+    if (said) return;
+    said = true;
     const interrupted = signal.aborted && !(error instanceof CommanderError);
     const failure = describeFailure(
       // An InterruptedError of the command's own keeps its hint (what a checkpoint kept).
@@ -46,17 +57,29 @@ export async function run(
     exitCode = failure.exitCode;
   };
 
+  if (options.lastWords !== undefined) {
+    options.lastWords.say = () =>
+      fail(new InterruptedError('interrupted', { hint: runtime?.keptOnInterrupt?.() }));
+  }
+
   const launch: Launch = async (globals, handler, options) => {
     const settings = await resolveSettings(globals as GlobalFlags, io, options);
     verbose = settings.verbose;
     secret = settings.apiKey;
     const report = createReporter(io.stderr, settings.quiet, settings.verbose, settings.apiKey);
     for (const warning of settings.configWarnings) report.warn(warning);
-    const runtime = new Runtime(io, settings, report, signal, argv);
+    // Ctrl-C before the command began: nothing to start.
+    if (signal.aborted) throw new InterruptedError('interrupted');
+    const current = new Runtime(io, settings, report, signal, argv);
+    runtime = current;
     try {
-      await handler(runtime);
+      await handler(current);
+    } catch (error) {
+      // Said now: closing the client, the mock or a worker pool may take a while.
+      if (signal.aborted) fail(error);
+      throw error;
     } finally {
-      await runtime.close();
+      await current.close();
     }
   };
 
@@ -92,24 +115,39 @@ function helpWidth(io: CliIO): number {
   return columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : 80;
 }
 
-/** The real process: signals, EPIPE, exit code. Used by bin/news.js. */
-export async function main(argv: readonly string[]): Promise<void> {
+/** The signals that end a run: Ctrl-C, a polite kill, a closed terminal. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The real process: signals, EPIPE, exit code. Used by bin/news.js, which
+ * holds the signals that came while the program loaded (`early`): they are
+ * answered here as if they came now.
+ */
+export async function main(
+  argv: readonly string[],
+  early: readonly NodeJS.Signals[] = [],
+): Promise<void> {
   const controller = new AbortController();
+  const lastWords: { say?: () => void } = {};
   let interrupts = 0;
   // SIGHUP (a closed terminal, a dropped ssh session) ends the run like
   // Ctrl-C, temporary files removed, with its own conventional code 128 + 1.
   let signalExit: number = EXIT.interrupted;
+  const exitNow = () => {
+    lastWords.say?.();
+    process.exit(signalExit);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
     if (interrupts === 1) signalExit = signal === 'SIGHUP' ? EXIT.hangup : EXIT.interrupted;
     controller.abort();
-    // A second signal, or a command that ignores the abort, still ends the process.
-    if (interrupts > 1) process.exit(signalExit);
-    setTimeout(() => process.exit(signalExit), 3000).unref();
+    // A second signal, or a command that ignores the abort, still ends the
+    // process, and still says so: a process.exit() here used to end it without a word.
+    if (interrupts > 1) exitNow();
+    else setTimeout(exitNow, 3000).unref();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  for (const signal of early) onSignal(signal);
   // After a hang-up the terminal is gone: a failed write of the last error
   // line must not turn into an uncaught exception.
   process.stderr.on('error', () => {});
@@ -119,13 +157,13 @@ export async function main(argv: readonly string[]): Promise<void> {
   });
 
   const io: CliIO = {
-    stdout: stdoutWasClosed() ? closedStdout() : process.stdout,
+    stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
     now: () => new Date(),
   };
   // run() maps a failure after Ctrl-C to 130; a command that stops cleanly on it (mock serve) exits 0.
-  const code = await run(argv, io, { signal: controller.signal });
+  const code = await run(argv, io, { signal: controller.signal, lastWords });
   process.exitCode = code === EXIT.interrupted ? signalExit : code;
 }

@@ -275,6 +275,10 @@ export class AtomicFileSink extends StreamSink {
       });
   }
 
+  get committed(): boolean {
+    return this.done;
+  }
+
   /**
    * Flush, end, fsync, close, rename. The rename is the point of no return:
    * an abort() that comes before it wins (nothing is renamed, the temporary
