@@ -12,12 +12,13 @@ export interface RunOptions {
   /** Aborted on Ctrl-C; tests abort it to simulate one. */
   readonly signal?: AbortSignal;
   /**
-   * Filled by run(): says `error: interrupted` (with what the command kept)
-   * unless the failure was already said. main() calls it before it ends the
-   * process without waiting for the command (a second Ctrl-C, a command
-   * still busy 3 s after the first).
+   * Filled by run() for main(), which calls it when it ends the process
+   * without waiting for the command (a second Ctrl-C, a command still busy
+   * 3 s after the first): says `error: interrupted` with what the command
+   * kept, unless a failure was said already or the command had finished,
+   * and returns the exit code the run has come to.
    */
-  readonly lastWords?: { say?: () => void };
+  readonly lastWords?: { end?: () => number };
 }
 
 /** Runs one command line in-process and returns the exit code. Never throws. */
@@ -57,9 +58,13 @@ export async function run(
     exitCode = failure.exitCode;
   };
 
+  let finished = false;
   if (options.lastWords !== undefined) {
-    options.lastWords.say = () =>
-      fail(new InterruptedError('interrupted', { hint: runtime?.keptOnInterrupt?.() }));
+    options.lastWords.end = () => {
+      if (!finished)
+        fail(new InterruptedError('interrupted', { hint: runtime?.keptOnInterrupt?.() }));
+      return exitCode;
+    };
   }
 
   const launch: Launch = async (globals, handler, options) => {
@@ -74,6 +79,8 @@ export async function run(
     runtime = current;
     try {
       await handler(current);
+      // Done: a signal during the cleanup that follows stops nothing.
+      finished = true;
     } catch (error) {
       // Said now: closing the client, the mock or a worker pool may take a while.
       if (signal.aborted) fail(error);
@@ -128,14 +135,14 @@ export async function main(
   early: readonly NodeJS.Signals[] = [],
 ): Promise<void> {
   const controller = new AbortController();
-  const lastWords: { say?: () => void } = {};
+  const lastWords: { end?: () => number } = {};
   let interrupts = 0;
   // SIGHUP (a closed terminal, a dropped ssh session) ends the run like
   // Ctrl-C, temporary files removed, with its own conventional code 128 + 1.
   let signalExit: number = EXIT.interrupted;
   const exitNow = () => {
-    lastWords.say?.();
-    process.exit(signalExit);
+    const code = lastWords.end?.() ?? EXIT.interrupted;
+    process.exit(code === EXIT.interrupted ? signalExit : code);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;

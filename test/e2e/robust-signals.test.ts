@@ -216,6 +216,21 @@ describe.runIf(process.platform !== 'win32')('Ctrl-C whenever it lands (issue 32
     expect(readdirSync(run.dir)).toEqual(['int.csv']);
   }, 60_000);
 
+  it('after the rename, while the checkpoint is removed: the export is done, exit 0, nothing left', async () => {
+    // The first removal clears the way for the run's own checkpoint; the second ends the run.
+    const run = await interruptAt('jsonl', {
+      api: 'promises',
+      fn: 'unlink',
+      path: 'checkpoint\\.json$',
+      nth: 2,
+      delayMs: 150,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/error/);
+    expect(readFileSync(run.out, 'utf8').trimEnd().split('\n')).toHaveLength(ALL);
+    expect(readdirSync(run.dir)).toEqual(['int.jsonl']);
+  }, 60_000);
+
   it('a cleanup slower than the 3 s grace still ends with the message (it used to exit 130 without a word)', async () => {
     const run = await interruptAt(
       'csv',
