@@ -7,17 +7,15 @@
  * discards output got exit 1). Every way of discarding runs and exits 0.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../helpers/scratch.js';
 import { BIN, runToEnd } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const env = () => ({
   ...process.env,
-  XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'news-discard-')),
+  XDG_CONFIG_HOME: scratchDir('news-discard-'),
   NEWS_API_KEY: undefined,
 });
 const COUNT = ['count', '--mock'];

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingServer } from '../helpers/recording-server.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { BIN, runToEnd, spawnCollecting } from '../helpers/spawn.js';
 
 const KEY = 'api_live_e2e_signals_4242';
@@ -110,11 +111,15 @@ interface Hook {
 }
 
 /** The mock's own default key: no note about a real key from the environment. */
-const mockEnv = () => ({ ...env(), NEWS_API_KEY: undefined });
+const mockEnv = () => ({
+  ...process.env,
+  XDG_CONFIG_HOME: scratchDir('news-config-'),
+  NEWS_API_KEY: undefined,
+});
 
 /** The export to `int.FORMAT` in a folder of its own, interrupted as `at` says. */
 async function interruptAt(format: string, at: Hook, slow?: Hook) {
-  const dir = mkdtempSync(join(tmpdir(), 'news-int-'));
+  const dir = scratchDir('news-int-');
   const out = join(dir, `int.${format}`);
   const r = await runToEnd(process.execPath, ['--import', HOOK, BIN, ...EXPORT, '-o', out], {
     ...mockEnv(),
