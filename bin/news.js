@@ -13,6 +13,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 ) {
   // answered
 } else {
+  // A Ctrl-C while the program loads would end it the default way, without a
+  // word: held here, and answered by main() once it is there.
+  const early = [];
+  const hold = (signal) => early.push(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, hold);
   // The bundle (build/bundle.mjs) starts faster; dist/cli is the same code, module by module.
   let cli;
   try {
@@ -22,5 +27,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       throw error;
     cli = await import('../dist/cli/main.js');
   }
-  await cli.main(argv);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(signal, hold);
+  await cli.main(argv, early);
 }

@@ -12,6 +12,7 @@ import {
   UsageError,
 } from '../api/errors.js';
 import { redactText } from '../api/redact.js';
+import { type FileAction, errnoOf, fileError, fileProblem } from '../output/file-errors.js';
 import { stripUnsafe } from '../output/terminal-safe.js';
 import { BudgetError } from './cron/budget.js';
 
@@ -103,6 +104,9 @@ function failureOf(error: unknown, verbose: boolean): Failure {
   }
   if (error instanceof NewsError)
     return { exitCode: EXIT.failure, lines: withHint(`error: ${error.message}`, error.hint) };
+  const system = systemFileError(error);
+  if (system !== undefined)
+    return { exitCode: EXIT.failure, lines: withHint(`error: ${system.message}`, system.hint) };
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`error: unexpected failure: ${message}`];
   if (verbose && error instanceof Error && error.stack) lines.push(error.stack);
@@ -122,4 +126,47 @@ export function networkHint(error: TimeoutError | ConnectionError): string {
 
 function withHint(head: string, hint: string | undefined): string[] {
   return hint ? [head, `hint: ${hint}`] : [head];
+}
+
+const READS = new Set([
+  'read',
+  'scandir',
+  'opendir',
+  'readlink',
+  'stat',
+  'lstat',
+  'fstat',
+  'access',
+]);
+const WRITES = new Set([
+  'open',
+  'write',
+  'close',
+  'fsync',
+  'fdatasync',
+  'rename',
+  'unlink',
+  'mkdir',
+  'rmdir',
+  'rm',
+  'ftruncate',
+  'truncate',
+  'copyfile',
+  'chmod',
+  'fchmod',
+  'mkdtemp',
+]);
+
+/**
+ * A file operation's own error (`ENOSPC: no space left on device, write`)
+ * that no caller put in words: in the words of output/file-errors.ts. Without
+ * a path it was a stream on a descriptor, which here is the output.
+ */
+function systemFileError(error: unknown): NewsError | undefined {
+  const { syscall, path } = (error ?? {}) as { syscall?: unknown; path?: unknown };
+  if (errnoOf(error) === undefined || typeof syscall !== 'string') return undefined;
+  if (!READS.has(syscall) && !WRITES.has(syscall)) return undefined;
+  const action: FileAction = READS.has(syscall) ? 'read' : syscall === 'open' ? 'open' : 'write';
+  if (typeof path === 'string') return fileError(action, path, error, { failure: true });
+  return new NewsError(`cannot ${action} the output: ${fileProblem(action, '', error).reason}`);
 }

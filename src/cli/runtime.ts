@@ -45,6 +45,12 @@ export class Runtime {
   mockUrl: string | undefined;
   /** Set by a command whose endpoint takes no key (`ping`): no key is then no error. */
   keyOptional = false;
+  /**
+   * Set by a command that keeps files when interrupted (a checkpointed
+   * export): the hint saying what they are, should the process have to end
+   * before the command says it (main()'s last words).
+   */
+  keptOnInterrupt: (() => string | undefined) | undefined;
 
   constructor(
     readonly io: CliIO,

@@ -19,14 +19,15 @@
  * the same destination.
  */
 import { randomBytes } from 'node:crypto';
-import { close, createWriteStream, fchmod, fdatasync, fsync, open, unlinkSync } from 'node:fs';
+import { createWriteStream, fchmod, fdatasync, fsync, open, unlinkSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { lstat, readdir, readlink, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { createGzip } from 'node:zlib';
-import { UsageError } from '../api/errors.js';
+import { InterruptedError, NewsError, UsageError } from '../api/errors.js';
+import { fileError } from './file-errors.js';
 import { isGzipPath } from './formats.js';
 import { StreamSink } from './sink.js';
 
@@ -49,20 +50,25 @@ function track(path: string): void {
   });
 }
 
-/** Resolves on 'finish' (the stream does not close: we fsync the handle after). */
+/**
+ * Resolves on 'finish' (the stream does not close: we fsync the handle
+ * after); rejects on an error, or when an abort closed the stream first.
+ */
 function finishedWriting(stream: Writable): Promise<void> {
   if (stream.writableFinished) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => {
+    const settle = (err?: Error): void => {
       stream.removeListener('finish', onFinish);
-      reject(err);
+      stream.removeListener('error', settle);
+      stream.removeListener('close', onClose);
+      if (err === undefined) resolve();
+      else reject(err);
     };
-    const onFinish = (): void => {
-      stream.removeListener('error', onError);
-      resolve();
-    };
+    const onFinish = (): void => settle();
+    const onClose = (): void => settle(new InterruptedError('interrupted'));
     stream.once('finish', onFinish);
-    stream.once('error', onError);
+    stream.once('error', settle);
+    stream.once('close', onClose);
   });
 }
 
@@ -95,11 +101,9 @@ export async function resolveOutputTarget(destination: string): Promise<OutputTa
     try {
       info = await lstat(path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return { kind: 'atomic', path, mode: undefined };
-      if (code === 'ENOTDIR')
-        throw cannotWrite(destination, 'a part of the path is not a directory');
-      throw cannotWrite(destination, code ?? String(err));
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        return { kind: 'atomic', path, mode: undefined };
+      throw fileError('write', destination, err);
     }
     if (info.isSymbolicLink()) {
       if (hops >= MAX_LINKS) throw cannotWrite(destination, 'too many levels of symbolic links');
@@ -170,7 +174,14 @@ export async function removeStaleTemporaries(path: string): Promise<string[]> {
 const WRITEBACK_EVERY = 16 * 1024 * 1024;
 
 export class AtomicFileSink extends StreamSink {
+  /** Renamed into place (or, in place, written whole): abort() changes nothing any more. */
   private done = false;
+  private aborted = false;
+  private aborting: Promise<void> | undefined;
+  private committing: Promise<void> | undefined;
+  /** The commit's fsync, close and rename, once the writing is done. */
+  private syncing: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
   /** The writeback in flight (never rejects), and the file size it was started at. */
   private writeback: Promise<void> | undefined;
   private writtenBack = 0;
@@ -201,7 +212,7 @@ export class AtomicFileSink extends StreamSink {
         // Append: `-o /dev/stdout` after `>> log` must not truncate the log.
         fd = await promisify(open)(target.path, 'a');
       } catch (err) {
-        throw cannotWrite(destination, (err as NodeJS.ErrnoException).code ?? String(err));
+        throw fileError('write', destination, err);
       }
       return AtomicFileSink.around(fd, named, undefined, target.path);
     }
@@ -216,12 +227,7 @@ export class AtomicFileSink extends StreamSink {
     try {
       fd = await promisify(open)(temp, 'wx', 0o666);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw cannotWrite(
-        destination,
-        code ?? String(err),
-        code === 'ENOENT' ? `the directory ${dir} does not exist` : undefined,
-      );
+      throw fileError('write', destination, err);
     }
     track(temp);
     if (target.mode !== undefined) {
@@ -255,6 +261,7 @@ export class AtomicFileSink extends StreamSink {
     if (
       this.tempPath === undefined ||
       this.writeback !== undefined ||
+      this.closing !== undefined ||
       written - this.writtenBack < WRITEBACK_EVERY
     ) {
       return;
@@ -268,44 +275,93 @@ export class AtomicFileSink extends StreamSink {
       });
   }
 
-  async commit(): Promise<void> {
-    if (this.done) return;
+  get committed(): boolean {
+    return this.done;
+  }
+
+  /**
+   * Flush, end, fsync, close, rename. The rename is the point of no return:
+   * an abort() that comes before it wins (nothing is renamed, the temporary
+   * file goes), one that comes during the fsync and rename waits for them.
+   */
+  commit(): Promise<void> {
+    this.committing ??= this.finish();
+    return this.committing;
+  }
+
+  private async finish(): Promise<void> {
     await this.flush();
     const target = this.target as Writable;
     if (!target.writableEnded) target.end();
-    await finishedWriting(this.file);
+    await finishedWriting(this.file).catch((err: unknown) => {
+      throw err instanceof NewsError ? err : fileError('write', this.path, err, { failure: true });
+    });
     this.check();
-    if (this.tempPath === undefined) {
+    if (this.aborted) throw new InterruptedError('interrupted');
+    this.syncing = this.syncAndRename();
+    await this.syncing;
+  }
+
+  private async syncAndRename(): Promise<void> {
+    const { tempPath } = this;
+    try {
       // A pipe or a device: nothing to sync or rename.
-      await this.closeFd();
-      this.done = true;
-      return;
+      if (tempPath !== undefined) await promisify(fsync)(this.fd);
+      await this.closeFile();
+      this.check();
+      if (this.aborted) throw new InterruptedError('interrupted');
+      if (tempPath !== undefined) await rename(tempPath, this.finalPath);
+    } catch (err) {
+      throw err instanceof NewsError ? err : fileError('write', this.path, err, { failure: true });
     }
-    await promisify(fsync)(this.fd);
-    await this.closeFd();
-    await rename(this.tempPath, this.finalPath);
-    live.delete(this.tempPath);
+    if (tempPath !== undefined) live.delete(tempPath);
     this.done = true;
   }
 
-  private fdOpen = true;
-  private async closeFd(): Promise<void> {
-    if (!this.fdOpen) return;
-    this.fdOpen = false;
-    // Not while a writeback may still use the descriptor (its number could be reused).
-    await this.writeback;
-    await promisify(close)(this.fd);
+  /**
+   * Closes the descriptor, once, through the stream (destroy() closes it
+   * even with autoClose off: closing it here too closed it twice, and a
+   * second close can hit a descriptor reused meanwhile). Not while a
+   * writeback still uses it.
+   */
+  private closeFile(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.writeback;
+      const { file } = this;
+      if (file.closed) return;
+      await new Promise<void>((resolve) => {
+        file.once('close', () => resolve());
+        if (!file.destroyed) file.destroy();
+      });
+    })();
+    return this.closing;
   }
 
   async abort(): Promise<void> {
+    if (this.aborted) return this.aborting;
+    this.aborted = true;
+    this.aborting = this.discardFile();
+    return this.aborting;
+  }
+
+  private async discardFile(): Promise<void> {
+    // Past the writing, the commit's fsync and rename are short: let them end.
+    await this.syncing?.catch(() => undefined);
     if (this.done) return;
-    this.done = true;
     this.discard();
-    (this.target as Writable).destroy();
-    this.file.destroy();
-    await this.closeFd().catch(() => undefined);
+    if (this.target !== this.file) (this.target as Writable).destroy();
+    await this.closeFile();
     if (this.tempPath === undefined) return;
     await unlink(this.tempPath).catch(() => undefined);
     live.delete(this.tempPath);
+  }
+
+  protected override onError(err: Error): void {
+    const code = (err as NodeJS.ErrnoException).code;
+    super.onError(
+      code === 'EPIPE' || err instanceof NewsError
+        ? err
+        : fileError('write', this.path, err, { failure: true }),
+    );
   }
 }

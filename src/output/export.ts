@@ -237,6 +237,12 @@ export async function exportRecords(
       : { records, stoppedEarly: false, path: sink.path };
   } catch (err) {
     await sink?.abort();
+    // Ctrl-C during the rename, the last step, came too late: the file is whole.
+    if (sink?.committed === true) {
+      return sink.path === undefined
+        ? { records, stoppedEarly: false }
+        : { records, stoppedEarly: false, path: sink.path };
+    }
     if (signal?.aborted) throw interrupted();
     throw err;
   } finally {

@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import type { WriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import { resolveOutputTarget } from './atomic-file-sink.js';
+import { fileError } from './file-errors.js';
 import { type RecordEnds, completeLength } from './complete-records.js';
 import { isS3Url } from './s3/url.js';
 import { StreamSink } from './sink.js';
@@ -40,7 +41,13 @@ export class LiveFileSink extends StreamSink {
     readonly existing: ExistingFile | undefined,
   ) {
     super(file, true); // a file: done with a buffer once its write callback runs
-    file.on('error', (err: Error) => this.onError(err));
+    file.on('error', (err: Error) =>
+      this.onError(
+        (err as NodeJS.ErrnoException).code === 'EPIPE'
+          ? err
+          : fileError('write', path, err, { failure: true }),
+      ),
+    );
   }
 
   /**
@@ -56,8 +63,7 @@ export class LiveFileSink extends StreamSink {
     try {
       await access(existing ? target.path : dirname(target.path), constants.W_OK);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? String(err);
-      throw new UsageError(`cannot write ${destination}: ${code}`);
+      throw fileError('write', destination, err);
     }
   }
 
@@ -76,14 +82,16 @@ export class LiveFileSink extends StreamSink {
     const continues = target.kind === 'atomic' && options.append === true;
     const existing =
       continues && target.mode !== undefined
-        ? await readExisting(path, options.ends ?? 'line')
+        ? await readExisting(path, options.ends ?? 'line').catch((err: unknown) => {
+            throw fileError('read', destination, err);
+          })
         : undefined;
     const flags = target.kind === 'direct' || continues ? 'a' : 'w';
     const file = createWriteStream(path, { flags, mode: 0o666 });
     await new Promise<void>((ok, fail) => {
       file.once('open', () => ok());
       file.once('error', (err: NodeJS.ErrnoException) =>
-        fail(new UsageError(`cannot write ${destination}: ${err.code ?? err.message}`)),
+        fail(fileError('write', destination, err)),
       );
     });
     return new LiveFileSink(

@@ -32,6 +32,11 @@ export interface Sink {
   commit(): Promise<void>;
   /** Throws away what was written: for files, removes the temporary file. Idempotent. */
   abort(): Promise<void>;
+  /**
+   * True once commit() is past its point of no return (a file renamed into
+   * place): an abort() after it changed nothing. Sinks without one leave it out.
+   */
+  readonly committed?: boolean;
   /** The final path for file sinks. */
   readonly path: string | undefined;
 }

@@ -92,6 +92,40 @@ describe('config can always repair the file', () => {
     });
   });
 
+  it('config get on a file that is not JSON says the file could not be read, and where it is', async () => {
+    const { env, path } = withFile('{not json');
+    const r = await runCli(['config', 'get', 'api-key'], { env });
+    expect(r.code).toBe(2);
+    // One line, the error: not a warning about the file and then "not set".
+    expect(r.stderr).toBe(
+      `error: cannot read "api-key" of profile "default": the config file ${path} is not valid JSON\n` +
+        'hint: fix or delete the file; `news config path` prints where it is\n',
+    );
+  });
+
+  it('config get of a bad value names the value, not "not set"', async () => {
+    const { env, path } = withFile({ profiles: { default: { format: 'yaml', retries: 'x' } } });
+    const r = await runCli(['config', 'get', 'format'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: cannot read "format" of profile "default": the config file ${path}: profile "default", key "format" must be one of`,
+        'm',
+      ),
+    );
+    expect(r.stderr).toMatch(/^hint: fix it with `news config set format VALUE`/m);
+    // The other bad value is still said, as a warning.
+    expect(r.stderr).toMatch(/^warning: .*key "retries"/m);
+    expect(r.stderr).not.toMatch(/is not set/);
+  });
+
+  it('config get of a value that is not there says so, with the file', async () => {
+    const { env, path } = withFile({ profiles: { default: { format: 'csv' } } });
+    const r = await runCli(['config', 'get', 'timeout'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: "timeout" is not set in profile "default" (${path})\n`);
+  });
+
   it('unset removes a setting and says when it was not set', async () => {
     const { env, path } = withFile({ profiles: { default: { format: 'csv', retries: '1' } } });
     const r = await runCli(['config', 'unset', 'format'], { env });

@@ -5,14 +5,20 @@
  * allowScripts covers esbuild's), and `npm link` puts `news` on the PATH.
  * A real `npm ci` from a fresh clone is too slow for the suite; these check
  * the same decisions with npm itself, offline.
+ *
+ * Issue 32: the packed package, installed globally, warns about no script
+ * of its own and builds nothing (dist/ is in it: the build runs on the
+ * root-only `postprepare` of `npm ci` in a clone, and on `prepack`), and it
+ * carries what its README links to (docs/, the man page, linked where `man`
+ * looks).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.js';
 
 const run = promisify(execFile);
@@ -23,7 +29,14 @@ afterAll(() => rmSync(npmHome, { recursive: true, force: true }));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
+  version: string;
   bin: Record<string, string>;
+  man?: string[];
+  files: string[];
+  scripts: Record<string, string>;
+  repository?: { type: string; url: string };
+  homepage?: string;
+  bugs?: { url: string };
   allowScripts?: Record<string, boolean>;
 };
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
@@ -77,4 +90,135 @@ describe('the package', () => {
       rmSync(prefix, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/**
+ * npm's cache for the global install, kept in the temporary folder between
+ * runs: the first run fetches the dependencies' metadata (the npm registry),
+ * later ones find it there (--prefer-offline).
+ */
+const installCache = join(tmpdir(), 'news-search-cli-test-npm-cache');
+const OFFLINE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENOTCACHED|ENETUNREACH/;
+
+/** The relative links of a markdown file, without their #anchors. */
+function localLinks(markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!.split('#')[0]!)
+    .filter((link) => link !== '' && !/^[a-z]+:/i.test(link));
+}
+
+describe('the packed package, installed globally (issue 32)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'news-pack-'));
+  const prefix = join(work, 'prefix');
+  const installed = join(prefix, 'lib', 'node_modules', 'news-search-cli');
+  let install: { stdout: string; stderr: string } | undefined;
+  let offline: string | undefined;
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  beforeAll(async () => {
+    // dist/ is built (npm test builds first): --ignore-scripts skips prepack's build.
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {
+      cwd: ROOT,
+      env: npmEnv,
+    });
+    const tarball = join(work, `${pkg.name}-${pkg.version}.tgz`);
+    try {
+      install = await run(
+        'npm',
+        // --foreground-scripts: a script that ran would print its "> news-search-cli@… NAME" banner.
+        [
+          'install',
+          '-g',
+          tarball,
+          '--prefer-offline',
+          '--foreground-scripts',
+          '--no-audit',
+          '--no-fund',
+        ],
+        {
+          cwd: work,
+          env: {
+            ...npmEnv,
+            npm_config_prefix: prefix,
+            npm_config_cache: installCache,
+            npm_config_logs_dir: join(work, 'logs'),
+          },
+        },
+      );
+    } catch (error) {
+      const text = String((error as { stderr?: string }).stderr ?? error);
+      if (!OFFLINE.test(text)) throw error;
+      offline = text.split('\n').find((line) => OFFLINE.test(line));
+    }
+  }, 300_000);
+
+  it('installs without a warning about its scripts, and runs none (no build)', (ctx) => {
+    if (install === undefined) return ctx.skip(`the npm registry is out of reach: ${offline}`);
+    expect(`${install.stdout}${install.stderr}`).not.toMatch(/install-scripts|allowScripts|warn/i);
+    expect(install.stdout).not.toMatch(/> news-search-cli@/);
+    // What npm 11 counts as install scripts of a package from a tarball: none left.
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      expect(pkg.scripts[script], script).toBeUndefined();
+    }
+    expect(existsSync(join(installed, 'dist', 'bundle', 'main.js'))).toBe(true);
+  });
+
+  it('a fresh clone still builds on npm ci (the root-only postprepare), npm pack on prepack', () => {
+    expect(pkg.scripts['postprepare']).toBe('npm run build');
+    expect(pkg.scripts['prepack']).toBe('npm run build');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('npm ci && npx news search --mock');
+  });
+
+  it('the installed command runs', async (ctx) => {
+    if (install === undefined) return ctx.skip(`the npm registry is out of reach: ${offline}`);
+    const { stdout } = await run(join(prefix, 'bin', 'news'), ['count', '--mock'], {
+      env: { ...process.env, XDG_CONFIG_HOME: work, NEWS_API_KEY: undefined },
+    });
+    expect(Number(stdout.trim())).toBeGreaterThan(0);
+  });
+
+  it('carries every file its README and docs link to, and docs/MOCK.md that mock serve --help names', (ctx) => {
+    if (install === undefined) return ctx.skip(`the npm registry is out of reach: ${offline}`);
+    const missing: string[] = [];
+    const docs = readdirSync(join(installed, 'docs')).filter((f) => f.endsWith('.md'));
+    // Every page of the clone's docs/ is in the package.
+    expect(docs.sort()).toEqual(
+      readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .sort(),
+    );
+    const markdown = ['README.md', ...docs.map((f) => `docs/${f}`)];
+    for (const page of markdown) {
+      expect(existsSync(join(installed, page)), page).toBe(true);
+      for (const link of localLinks(readFileSync(join(installed, page), 'utf8'))) {
+        if (!existsSync(resolve(dirname(join(installed, page)), link)))
+          missing.push(`${page} → ${link}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(existsSync(join(installed, 'docs', 'MOCK.md'))).toBe(true);
+  });
+
+  it('links the man page where man looks: PREFIX/share/man/man1/news.1', (ctx) => {
+    if (install === undefined) return ctx.skip(`the npm registry is out of reach: ${offline}`);
+    expect(pkg.man).toEqual(['./docs/news.1']);
+    const linked = join(prefix, 'share', 'man', 'man1', 'news.1');
+    expect(resolve(dirname(linked), readlinkSync(linked))).toBe(join(installed, 'docs', 'news.1'));
+    expect(readFileSync(linked, 'utf8')).toMatch(/^\.TH NEWS 1/m);
+    // With man installed, MANPATH=PREFIX/share/man finds it by name, as `man news` will.
+    const man = spawnSync('man', ['-w', 'news'], {
+      encoding: 'utf8',
+      env: { ...process.env, MANPATH: join(prefix, 'share', 'man') },
+    });
+    const target = join(installed, 'docs', 'news.1');
+    if (man.error === undefined) expect([linked, target]).toContain(man.stdout.trim());
+  });
+
+  it('says where it lives: repository, homepage and bugs', () => {
+    const repo = 'https://github.com/news-search-cli/news-search-cli';
+    expect(pkg.repository).toEqual({ type: 'git', url: `git+${repo}.git` });
+    expect(pkg.homepage).toBe(`${repo}#readme`);
+    expect(pkg.bugs).toEqual({ url: `${repo}/issues` });
+  });
 });

@@ -2,12 +2,21 @@
  * Issue 17 (SIGHUP) and issue 14 (crash leftovers), on the built binary: a
  * hang-up cleans up like Ctrl-C and exits 129; a `kill -9` leaves its
  * temporary file, and the next export to the same file removes it.
+ *
+ * Issue 32: Ctrl-C speaks whenever it lands. A preload
+ * (test/helpers/interrupt-at.mjs) sends SIGINT at named moments of an
+ * `--all -o FILE` export, from the program loading to the final rename, in
+ * csv, jsonl and xlsx: every run says `error: interrupted`, names the files
+ * it kept for --resume, and leaves no FILE and no temporary file; or, when
+ * the signal came after the rename, ends as the finished export it is.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingServer } from '../helpers/recording-server.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { BIN, runToEnd, spawnCollecting } from '../helpers/spawn.js';
 
 const KEY = 'api_live_e2e_signals_4242';
@@ -85,4 +94,174 @@ describe.runIf(process.platform !== 'win32')('signals and leftovers', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(readdirSync(dir)).toEqual(['out.csv']);
   });
+});
+
+const HOOK = fileURLToPath(new URL('../helpers/interrupt-at.mjs', import.meta.url));
+/** 2,400 fixture articles in 48 pages, one page after another. */
+const EXPORT = ['search', '--mock', '--all', '--per-page', '50', '--concurrency', '1'];
+const ALL = 2400;
+
+interface Hook {
+  api: 'promises' | 'callback' | 'sync' | 'listen';
+  fn?: string;
+  path?: string;
+  nth?: number;
+  delayMs?: number;
+  signals?: number;
+}
+
+/** The mock's own default key: no note about a real key from the environment. */
+const mockEnv = () => ({
+  ...process.env,
+  XDG_CONFIG_HOME: scratchDir('news-config-'),
+  NEWS_API_KEY: undefined,
+});
+
+/** The export to `int.FORMAT` in a folder of its own, interrupted as `at` says. */
+async function interruptAt(format: string, at: Hook, slow?: Hook) {
+  const dir = scratchDir('news-int-');
+  const out = join(dir, `int.${format}`);
+  const r = await runToEnd(process.execPath, ['--import', HOOK, BIN, ...EXPORT, '-o', out], {
+    ...mockEnv(),
+    NEWS_TEST_INTERRUPT: JSON.stringify({ at, slow }),
+  });
+  return { ...r, dir, out };
+}
+
+/** What every interrupted run must show: the message, what it kept (named), no FILE, no temporary. */
+function expectInterrupted(run: Awaited<ReturnType<typeof interruptAt>>): void {
+  const { code, stderr, dir, out } = run;
+  expect(code, stderr).toBe(130);
+  expect(stderr).toMatch(/^error: interrupted$/m);
+  expect(stderr).not.toMatch(/unexpected|EBADF|Node\.js v|\n {4}at /);
+  expect(existsSync(out)).toBe(false);
+  expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  if (existsSync(`${out}.checkpoint.json`)) {
+    const c = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')) as {
+      records: number;
+      pages: number;
+    };
+    expect(stderr).toContain(
+      `hint: ${c.records.toLocaleString('en-US')} records from ${c.pages} pages are checkpointed in ${out}.partial.jsonl and ${out}.checkpoint.json: the same command with --resume continues\n`,
+    );
+  } else {
+    expect(existsSync(`${out}.partial.jsonl`)).toBe(false);
+  }
+}
+
+const moments: [string, Hook][] = [
+  ['as the program loads, before main() listens', { api: 'listen' }],
+  [
+    'before the first page (the mock opens its store)',
+    { api: 'sync', fn: 'openSync', path: 'store\\.bin$', nth: 1 },
+  ],
+  [
+    'as the first page is spooled',
+    { api: 'promises', fn: 'open', path: 'partial\\.jsonl$', nth: 1, delayMs: 100 },
+  ],
+  [
+    'mid paging (the 10th checkpoint)',
+    { api: 'promises', fn: 'rename', path: 'checkpoint\\.json', nth: 10, delayMs: 100 },
+  ],
+  [
+    'as the encoding of the spool starts',
+    { api: 'sync', fn: 'createReadStream', path: 'partial\\.jsonl$', nth: 1 },
+  ],
+];
+/** The last step, for each format: its temporary file, the fsync before the rename. */
+const lastStep: [string, Hook][] = [
+  [
+    'as the temporary file is opened',
+    {
+      api: 'callback',
+      fn: 'open',
+      path: '/\\.int\\.\\w+\\.\\d+\\.[0-9a-f]{8}\\.tmp$',
+      nth: 1,
+      delayMs: 100,
+    },
+  ],
+  [
+    'during the fsync before the rename',
+    { api: 'callback', fn: 'fsync', path: '', nth: 1, delayMs: 150 },
+  ],
+];
+
+describe.runIf(process.platform !== 'win32')('Ctrl-C whenever it lands (issue 32)', () => {
+  it.each(moments)(
+    'csv: %s',
+    async (_name, at) => {
+      expectInterrupted(await interruptAt('csv', at));
+    },
+    60_000,
+  );
+
+  it.each(
+    ['csv', 'jsonl', 'xlsx'].flatMap((format) =>
+      lastStep.map(([name, at]) => [format, name, at] as [string, string, Hook]),
+    ),
+  )(
+    '%s: %s',
+    async (format, _name, at) => {
+      expectInterrupted(await interruptAt(format, at));
+    },
+    60_000,
+  );
+
+  it('during the final rename: too late to stop, the export ends whole (exit 0), nothing left beside it', async () => {
+    const run = await interruptAt('csv', {
+      api: 'promises',
+      fn: 'rename',
+      path: '/\\.int\\.csv\\.\\d+\\.[0-9a-f]{8}\\.tmp$',
+      nth: 1,
+      delayMs: 150,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^note: wrote 2,400 records to /m);
+    expect(readFileSync(run.out, 'utf8').trimEnd().split('\r\n')).toHaveLength(ALL + 1);
+    expect(readdirSync(run.dir)).toEqual(['int.csv']);
+  }, 60_000);
+
+  it('after the rename, while the checkpoint is removed: the export is done, exit 0, nothing left', async () => {
+    // The first removal clears the way for the run's own checkpoint; the second ends the run.
+    const run = await interruptAt('jsonl', {
+      api: 'promises',
+      fn: 'unlink',
+      path: 'checkpoint\\.json$',
+      nth: 2,
+      delayMs: 150,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/error/);
+    expect(readFileSync(run.out, 'utf8').trimEnd().split('\n')).toHaveLength(ALL);
+    expect(readdirSync(run.dir)).toEqual(['int.jsonl']);
+  }, 60_000);
+
+  it('a cleanup slower than the 3 s grace still ends with the message (it used to exit 130 without a word)', async () => {
+    const run = await interruptAt(
+      'csv',
+      lastStep[0]![1],
+      // The removal of the temporary file hangs: the process ends at the grace's end.
+      { api: 'promises', fn: 'unlink', path: '\\.tmp$', delayMs: 20_000 },
+    );
+    expectInterrupted(run);
+  }, 60_000);
+
+  it('two Ctrl-Cs at once: the process ends at once, and still says what it kept', async () => {
+    const run = await interruptAt('xlsx', { ...lastStep[0]![1], signals: 2 });
+    expectInterrupted(run);
+    expect(run.stderr).toMatch(/^hint: 2,400 records from 48 pages are checkpointed in /m);
+  }, 60_000);
+
+  it('--resume after an interrupt in the last step finishes the same export', async () => {
+    const run = await interruptAt('jsonl', lastStep[1]![1]);
+    expectInterrupted(run);
+    const resumed = await runToEnd(
+      process.execPath,
+      [BIN, ...EXPORT, '-o', run.out, '--resume'],
+      mockEnv(),
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(run.out, 'utf8').trimEnd().split('\n')).toHaveLength(ALL);
+    expect(readdirSync(run.dir)).toEqual(['int.jsonl']);
+  }, 60_000);
 });

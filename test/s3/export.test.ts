@@ -121,7 +121,9 @@ describe('--all checkpoints beside an object', () => {
       failed = await search(flaky, '--all', '-o', url, '--retries', '0');
     }
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/hint: .*checkpointed: the same command with --resume continues/);
+    expect(failed.stderr).toContain(
+      `checkpointed in ${url}.partial/ and ${url}.checkpoint.json: the same command with --resume continues`,
+    );
     expect(await reader.exists('resume/out.json')).toBe(false);
     const checkpoint = JSON.parse(
       (await reader.bytes('resume/out.json.checkpoint.json')).toString(),

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../../api/errors.js';
+import { fileError } from '../../output/file-errors.js';
 import type { PageSource } from '../../output/format-writer.js';
 import type { fileChunks } from '../../output/parallel/file-chunks.js';
 import type { LineChunk } from '../../output/parallel/line-chunks.js';
@@ -48,8 +49,7 @@ async function fileInput(
   try {
     handle = await open(file, 'r');
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : message}`);
+    throw fileError('read', file, error);
   }
   try {
     if ((await handle.stat()).isDirectory()) {

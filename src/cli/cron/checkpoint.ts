@@ -16,6 +16,7 @@ import { createReadStream } from 'node:fs';
 import { open, truncate, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../api/errors.js';
+import { fileError } from '../../output/file-errors.js';
 import type { ApiRecord } from '../../output/types.js';
 import { isS3Url, joinPath, readText, removeFile, removeTree, writeText } from './storage.js';
 
@@ -88,12 +89,20 @@ class FileSpool implements SpoolStore {
   ) {}
 
   static async open(path: string, fresh: boolean): Promise<FileSpool> {
-    return new FileSpool(path, await open(path, fresh ? 'w' : 'a', 0o600));
+    try {
+      return new FileSpool(path, await open(path, fresh ? 'w' : 'a', 0o600));
+    } catch (error) {
+      throw fileError('write', path, error);
+    }
   }
 
   async append(text: string): Promise<void> {
-    await this.handle.write(text);
-    await this.handle.sync();
+    try {
+      await this.handle.write(text);
+      await this.handle.sync();
+    } catch (error) {
+      throw fileError('write', this.path, error, { failure: true });
+    }
   }
 
   async *lines(): AsyncIterable<string> {

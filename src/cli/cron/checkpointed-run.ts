@@ -1,8 +1,9 @@
 /**
  * `--all -o FILE` and `--resume`: pages are spooled beside FILE with a
  * checkpoint (checkpoint.ts), then the whole spool is encoded atomically into
- * FILE, so an interrupted export leaves no file and a resumed one ends with
- * the same records as an uninterrupted run.
+ * FILE, so an interrupted export leaves no FILE, only the spool and the
+ * checkpoint, which its error names, and a resumed one ends with the same
+ * records as an uninterrupted run.
  */
 import type { NewsClient } from '../../api/index.js';
 import {
@@ -17,7 +18,7 @@ import { isS3Url } from '../../output/s3/url.js';
 import type { FormatName } from '../../output/types.js';
 import { networkHint } from '../exit-codes.js';
 import { exportPages } from '../lists/export-pages.js';
-import type { ProgressLine } from '../reporter.js';
+import { type ProgressLine, counted } from '../reporter.js';
 import { Spool, checkpointPaths, loadCheckpoint, removeCheckpoint } from './checkpoint.js';
 import type { CronListRequest } from './cron-request.js';
 import { type Tally, budgetedPages } from './paged-budget.js';
@@ -83,51 +84,92 @@ export async function runCheckpointed(
   const perPage = checkpoint?.per_page ?? req.perPage;
   const limit = paging.limit === undefined ? undefined : paging.limit - (checkpoint?.records ?? 0);
   const pinnedEnd = checkpoint?.pinned_end;
+  // Once FILE is whole, the spool beside it is no longer what a failure keeps.
+  let whole = false;
+  const kept = (): string | undefined => (whole ? undefined : keptHint(output, spool, resumable));
+  runtime.keptOnInterrupt = kept;
   try {
-    if (limit === undefined || limit > 0) {
-      const pages = budgetedPages(client, req, request, tally, {
-        startPage,
-        perPage,
-        limit,
-        resumable: true,
-        progress,
-        wholeRun: checkpoint === undefined || checkpoint.pages === 0,
-        // A resumed run pages the window the interrupted one was pinned to.
-        pin: pinnedEnd === undefined ? undefined : { end: pinnedEnd },
-        onPin: (pin) => {
-          pinned = pin.end;
-          spool?.setPin(pin.end);
-        },
-      });
-      for await (const page of pages) {
-        spool ??= await fresh();
-        const size =
-          perPage ?? (typeof page.envelope['limit'] === 'number' ? page.envelope['limit'] : null);
-        const added = await spool.append(
-          // A second pass's pages come after the last one: the checkpoint stays there.
-          page.rescan === true ? spool.checkpoint.next_page - 1 : page.page,
-          page.records,
-          size ?? page.records.length,
-          runtime.io.now(),
-        );
-        progress.update(added.length);
-        progress.show();
+    try {
+      if (limit === undefined || limit > 0) {
+        const pages = budgetedPages(client, req, request, tally, {
+          startPage,
+          perPage,
+          limit,
+          resumable: true,
+          progress,
+          wholeRun: checkpoint === undefined || checkpoint.pages === 0,
+          // A resumed run pages the window the interrupted one was pinned to.
+          pin: pinnedEnd === undefined ? undefined : { end: pinnedEnd },
+          onPin: (pin) => {
+            pinned = pin.end;
+            spool?.setPin(pin.end);
+          },
+        });
+        for await (const page of pages) {
+          spool ??= await fresh();
+          const size =
+            perPage ?? (typeof page.envelope['limit'] === 'number' ? page.envelope['limit'] : null);
+          const added = await spool.append(
+            // A second pass's pages come after the last one: the checkpoint stays there.
+            page.rescan === true ? spool.checkpoint.next_page - 1 : page.page,
+            page.records,
+            size ?? page.records.length,
+            runtime.io.now(),
+          );
+          progress.update(added.length);
+          progress.show();
+        }
       }
+      spool ??= await fresh();
+    } finally {
+      await spool?.close();
     }
-    spool ??= await fresh();
+    // Hidden, not done: the upload of an s3:// output goes on drawing it.
+    progress.hide();
+    // An interrupt while the spool is encoded keeps the spool too, and says so.
+    const result = await exportPages(
+      runtime,
+      spool.pages(),
+      req.kind,
+      runtime.commandLine,
+      output,
+      {
+        onUploaded: (bytes) => progress.uploaded(bytes),
+      },
+    );
+    whole = true;
+    await removeCheckpoint(output);
+    runStats(runtime).records = result.records;
+    return result.records;
   } catch (error) {
-    await spool?.close();
-    throw withCheckpointHint(error, spool, resumable, runtime.signal.aborted);
+    throw withCheckpointHint(error, kept(), runtime.signal.aborted);
+  } finally {
+    runtime.keptOnInterrupt = undefined;
   }
-  await spool.close();
-  // Hidden, not done: the upload of an s3:// output goes on drawing it.
-  progress.hide();
-  const result = await exportPages(runtime, spool.pages(), req.kind, runtime.commandLine, output, {
-    onUploaded: (bytes) => progress.uploaded(bytes),
-  });
-  await removeCheckpoint(output);
-  runStats(runtime).records = result.records;
-  return result.records;
+}
+
+/**
+ * What a failed or interrupted checkpointed run leaves beside FILE, named,
+ * and how to go on; undefined when it leaves nothing (no page yet, and no
+ * earlier checkpoint of this export).
+ */
+function keptHint(
+  output: string,
+  spool: Spool | undefined,
+  /** An earlier checkpoint of this export is beside FILE (kept while this run has no page). */
+  earlier: boolean,
+): string | undefined {
+  const { spool: lines, checkpoint } = checkpointPaths(output);
+  const files = `${lines} and ${checkpoint}`;
+  const c = spool?.checkpoint;
+  if (c !== undefined) {
+    return c.pages > 0
+      ? `${counted(c.records, 'record')} from ${counted(c.pages, 'page')} are checkpointed in ${files}: the same command with --resume continues`
+      : undefined;
+  }
+  return earlier
+    ? `the checkpoint of the earlier interrupted export is kept in ${files}: the same command with --resume continues it`
+    : undefined;
 }
 
 /**
@@ -137,22 +179,10 @@ export async function runCheckpointed(
  */
 function withCheckpointHint(
   error: unknown,
-  spool: Spool | undefined,
-  /** An earlier checkpoint of this export is beside FILE (kept while this run has no page). */
-  earlier: boolean,
+  kept: string | undefined,
   interrupted: boolean,
 ): unknown {
-  if (error instanceof UsageError) return error;
-  const c = spool?.checkpoint;
-  const kept =
-    c !== undefined
-      ? c.pages > 0
-        ? `${c.records} records from ${c.pages} pages are checkpointed: the same command with --resume continues`
-        : undefined
-      : earlier
-        ? 'the checkpoint of the earlier interrupted export is kept: the same command with --resume continues it'
-        : undefined;
-  if (kept === undefined) return error;
+  if (error instanceof UsageError || kept === undefined) return error;
   if (interrupted) return new InterruptedError('interrupted', { hint: kept });
   if (!(error instanceof NewsError)) return error;
   const own =

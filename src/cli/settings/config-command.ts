@@ -6,7 +6,9 @@ import {
   CONFIG_KEYS,
   type ConfigFile,
   type ConfigKey,
+  type ConfigProblem,
   type LoadedConfig,
+  configError,
   describeProblem,
   isConfigKey,
   loadConfig,
@@ -52,6 +54,25 @@ function sayDropped(runtime: Runtime, path: string, dropped: LoadedConfig['probl
   for (const problem of dropped) {
     runtime.report.warn(`${describeProblem(path, problem)}; left out of the rewritten file`);
   }
+}
+
+/**
+ * The problem that hides `key` of `profile`: the file unreadable as a whole,
+ * the profiles not an object, the profile not one, or the value itself bad.
+ */
+function blockingProblem(
+  loaded: LoadedConfig,
+  profile: string,
+  key: ConfigKey,
+): ConfigProblem | undefined {
+  if (loaded.unreadable) return loaded.problems.find((p) => p.fatal);
+  return loaded.problems.find(
+    (p) =>
+      p.fatal &&
+      (p.profile === undefined
+        ? p.key === 'profiles'
+        : p.profile === profile && (p.key === undefined || p.key === key)),
+  );
 }
 
 /** What `get` and `list` see, with every problem said on stderr. */
@@ -150,10 +171,22 @@ export const config: CommandSpec = {
       examples: ['news config get format', 'news config get api-key --profile work'],
       async run(input, runtime) {
         const key = keyArg(input.args[0]);
-        const { config } = await loadForRead(runtime);
-        const value = config.profiles[runtime.settings.profile]?.[key];
+        const path = runtime.settings.configPath;
+        const { profile } = runtime.settings;
+        const loaded = await loadConfig(path);
+        // What keeps the value from being read is the error, not a warning before "not set".
+        const blocking = blockingProblem(loaded, profile, key);
+        for (const problem of loaded.problems)
+          if (problem !== blocking) runtime.report.warn(describeProblem(path, problem));
+        const value = loaded.config.profiles[profile]?.[key];
+        if (value === undefined && blocking !== undefined) {
+          const error = configError(path, blocking);
+          throw new UsageError(`cannot read "${key}" of profile "${profile}": ${error.message}`, {
+            hint: error.hint,
+          });
+        }
         if (value === undefined) {
-          throw new UsageError(`"${key}" is not set in profile "${runtime.settings.profile}"`);
+          throw new UsageError(`"${key}" is not set in profile "${profile}" (${path})`);
         }
         await runtime.write(`${shown(key, value)}\n`);
       },

@@ -1,8 +1,9 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { didYouMean } from '../../output/closest-name.js';
+import { fileError } from '../../output/file-errors.js';
 import { CONFIG_KEYS, type ConfigKey, SETTING_CHECKS, isConfigKey } from './checks.js';
 
 export { CONFIG_KEYS, type ConfigKey, isConfigKey } from './checks.js';
@@ -82,7 +83,7 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { config: { profiles: {} }, problems: [], unreadable: false };
     }
-    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
+    throw fileError('read', path, error, { what: 'the config file' });
   }
   const whole = (message: string): LoadedConfig => ({
     config: { profiles: {} },
@@ -178,11 +179,16 @@ function profileFlag(profile: string): string {
 
 /** Writes atomically with mode 0600: the file holds API keys. */
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temp, 0o600);
-  await rename(temp, path);
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw fileError('write', path, error, { what: 'the config file' });
+  }
 }
 
 /** Moves an unusable file aside so that `config set` can start a fresh one without losing it. */

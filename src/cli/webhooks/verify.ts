@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { NewsError, UsageError } from '../../api/errors.js';
+import { fileError } from '../../output/file-errors.js';
 import type { CommandInput } from '../command-spec.js';
 import type { Runtime } from '../runtime.js';
 import { secretFrom, toleranceFrom } from './options.js';
@@ -16,8 +17,7 @@ async function readBody(input: CommandInput, runtime: Runtime): Promise<Buffer> 
     try {
       return await readFile(file);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read ${file}: ${code ?? String(error)}`);
+      throw fileError('read', file, error);
     }
   }
   const { stdin } = runtime.io;

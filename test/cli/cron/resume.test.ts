@@ -54,8 +54,8 @@ describe('--resume', () => {
 
       const out = join(dir, `part.${format}`);
       const failed = await failAfterSomePages(out);
-      expect(failed.stderr).toMatch(
-        /hint: .*checkpointed: the same command with --resume continues/,
+      expect(failed.stderr).toContain(
+        `are checkpointed in ${out}.partial.jsonl and ${out}.checkpoint.json: the same command with --resume continues`,
       );
       expect(existsSync(out)).toBe(false);
       const checkpoint = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')) as {
@@ -107,7 +107,7 @@ describe('--resume', () => {
     expect(down.code).toBe(5);
     expect(down.stderr).not.toMatch(/discarding/);
     expect(down.stderr).toMatch(
-      /hint: check the network.*; the checkpoint of the earlier interrupted export is kept: the same command with --resume continues it/,
+      /hint: check the network.*; the checkpoint of the earlier interrupted export is kept in .*kept\.jsonl\.partial\.jsonl and .*kept\.jsonl\.checkpoint\.json: the same command with --resume continues it/,
     );
     expect(readFileSync(`${out}.checkpoint.json`, 'utf8')).toBe(before);
     const full = join(dir, 'kept-full.jsonl');
@@ -140,7 +140,7 @@ describe('--resume', () => {
       const r = await running;
       expect(r.code).toBe(130);
       expect(r.stderr).toMatch(
-        /error: interrupted\nhint: \d+ records from \d+ pages are checkpointed: the same command with --resume continues/,
+        /error: interrupted\nhint: [\d,]+ records from [\d,]+ pages? are checkpointed in .*ctrl-c\.jsonl\.partial\.jsonl and .*ctrl-c\.jsonl\.checkpoint\.json: the same command with --resume continues/,
       );
       expect(existsSync(out)).toBe(false);
     } finally {
