@@ -41,11 +41,23 @@ const keepMetaUrl = {
 // Dependencies stay in node_modules (loaded lazily; some ship native or wasm
 // parts), but commander, which every start loads: bundled, it is one module of
 // the chunk instead of five CommonJS files read, lexed and wrapped (~3 ms).
+// The MCP SDK too, with what it imports (zod, ajv, …), in the chunks only
+// `news mcp` loads: ~90 modules read one by one made its first answer ~2×
+// slower (bench/mcp-startup.mjs). The project's own `zod` stays outside: its
+// `z` namespace would pull the whole of zod into the SDK's chunk, which
+// otherwise holds only the parts the SDK uses.
+const BUNDLED = /^(?:commander|@modelcontextprotocol\/sdk)(?:\/|$)/;
 const dependenciesOutside = {
   name: 'dependencies-outside',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path === 'commander' || args.path.startsWith('node:') ? undefined : { external: true },
+      BUNDLED.test(args.path) ||
+      args.path.startsWith('node:') ||
+      /[\\/]node_modules[\\/](?:zod|ajv|ajv-formats|@modelcontextprotocol|@hono)[\\/]/.test(
+        args.importer,
+      )
+        ? undefined
+        : { external: true },
     );
   },
 };

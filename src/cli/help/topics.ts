@@ -144,7 +144,8 @@ function formats(): string[] {
   ];
 }
 
-function query(): string[] {
+/** `news help query`; also the start of the MCP resource news://docs/query-language. */
+export function query(): string[] {
   const fields = queryFields().map((f) => f.name);
   const fieldLines: string[] = [];
   let line = ' ';
