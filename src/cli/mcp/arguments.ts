@@ -112,6 +112,11 @@ export function parseArguments(binding: ToolBinding, args: Args): ParsedCall {
       throw new UsageError('filters must be an object of API parameter names and values');
     }
     for (const [key, value] of Object.entries(filters)) {
+      if (key === 'per_page' && binding.pages && !binding.exports) {
+        throw new UsageError('filters: per_page is what limit sets', {
+          hint: 'give limit (records a call returns, 1 to 100)',
+        });
+      }
       if (!binding.table.has(key)) {
         throw new UsageError(`filters: ${key} is not a parameter of ${name}`, {
           hint: nearest(key, [...binding.table.keys()]) ?? 'news://docs/parameters lists them',
@@ -123,9 +128,6 @@ export function parseArguments(binding: ToolBinding, args: Args): ParsedCall {
   }
   const page = args['page'] === undefined ? 1 : wholeNumber('page', args['page'], undefined);
   if (page !== 1) params.push({ name: 'page', raw: page, label: 'page' });
-  // Table order, as the command line hands them over.
-  const order = [...binding.table.keys()];
-  params.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 
   const options: Record<string, unknown> = {};
   let limit: number | undefined;
@@ -135,7 +137,16 @@ export function parseArguments(binding: ToolBinding, args: Args): ParsedCall {
   } else if (binding.list) {
     limit = wholeNumber('limit', args['limit'] ?? LIMIT_DEFAULT, LIMIT_MAX);
   }
-  if (binding.pages && limit !== undefined) options['limit'] = String(limit);
+  if (binding.exports) {
+    if (limit !== undefined) options['limit'] = String(limit);
+  } else if (binding.pages && limit !== undefined) {
+    // One call, one page of `limit` records: as `--per-page`, so what the command line
+    // refuses for one page (a title search over 31 days, ER0110) is refused here too.
+    params.push({ name: 'per_page', raw: limit, label: 'limit' });
+  }
+  // Table order, as the command line hands them over.
+  const order = [...binding.table.keys()];
+  params.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   return {
     input: { args: positional(binding, args), options, params },
     limit,

@@ -5,6 +5,7 @@
  * export_news is the search written to a file of the export folder.
  */
 import { UsageError } from '../../api/errors.js';
+import type { NewsClient } from '../../api/index.js';
 import { formatFromPath, isFormatName } from '../../output/formats.js';
 import type { FormatName } from '../../output/types.js';
 import type { Runtime } from '../runtime.js';
@@ -22,8 +23,10 @@ export interface Session {
   readonly budget: PointsBudget;
   /** The export folder, resolved. */
   readonly exportDir: string;
-  /** The `news mcp` runtime: settings, the client, the process's signal. */
+  /** The `news mcp` runtime: settings, io, the process's signal. */
   readonly parent: Runtime;
+  /** The client every call shares (started on first use: the mock, undici). */
+  readonly client: () => Promise<NewsClient>;
 }
 
 /** What the protocol gives a call. */
@@ -60,12 +63,11 @@ export async function callTool(
   const secret = parent.settings.apiKey;
   const tap = new CallTap();
   const meta = () => ({ ...budget.meta(), points_call: tap.points });
+  let output: string | undefined;
   try {
     const call = parseArguments(binding, args);
     tap.wantCount = call.countTotal;
-    const output = binding.exports
-      ? await exportPath(session.exportDir, args['output'])
-      : undefined;
+    output = binding.exports ? await exportPath(session.exportDir, args['output']) : undefined;
     const format = output === undefined ? 'json' : exportFormat(args['format'], output);
     const fields =
       call.fields ?? (binding.articles && !binding.exports ? ARTICLE_FIELDS : undefined);
@@ -77,7 +79,7 @@ export async function callTool(
       output,
       fields,
       signal,
-      client: async () => guardClient(await parent.client(), budget, tap, signal),
+      client: async () => guardClient(await session.client(), budget, tap, signal),
       log: context.log,
     });
     const { progress } = context;
@@ -109,6 +111,12 @@ export async function callTool(
     const content = listContent(binding, call, run.stdout(), tap, run.notes);
     return success(content, renderList(binding.definition.name, content), meta(), secret);
   } catch (error) {
+    // An export of every page spools beside its file to be resumed (cron/checkpoint.ts);
+    // a tool call cannot resume, so a failed or cancelled one leaves nothing behind.
+    if (output !== undefined) {
+      const { removeCheckpoint } = await import('../cron/checkpoint.js');
+      await removeCheckpoint(output).catch(() => {});
+    }
     return failure(error, meta(), secret);
   }
 }

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../../api/errors.js';
 import type { CommandInput, CommandSpec } from '../command-spec.js';
-import type { Runtime } from '../runtime.js';
+import { Runtime } from '../runtime.js';
 import type { Session } from './call.js';
 import type { LogLevel } from './call-runtime.js';
 import { openExportFolder } from './export-folder.js';
@@ -52,32 +52,44 @@ export async function serveMcp(
   const token = text(o, 'token') ?? (runtime.io.env['NEWS_MCP_TOKEN'] || undefined);
   const exportDir = await openExportFolder(text(o, 'exportDir') ?? process.cwd());
   const { settings, report } = runtime;
-  // ping takes no key; the other tools say "no API key" before sending.
-  runtime.keyOptional = true;
   if (settings.apiKey === undefined && !settings.mock) {
     report.warn('no API key: every tool but ping will refuse; set NEWS_API_KEY, or try --mock');
   }
+  // The calls' client, in a runtime of its own: without -v's points meter, whose
+  // balance reads would be requests no call made (the budget counts points here).
+  const clients = new Runtime(
+    runtime.io,
+    { ...settings, verbose: false },
+    report,
+    runtime.signal,
+    runtime.argv,
+  );
+  // ping takes no key; the other tools say "no API key" before sending.
+  clients.keyOptional = true;
+  const budget = new PointsBudget(maxPoints);
   const session: Session = {
     tools: buildTools(registry),
-    budget: new PointsBudget(maxPoints),
+    budget,
     exportDir,
     parent: runtime,
+    client: () => clients.client(),
   };
   // stderr, as the command line writes it: warnings always, the rest with -v.
   const mirror: Mirror = (level: LogLevel, message: string) => {
     if (level === 'warning' || level === 'error') report.warn(message);
     else report.debug(message);
   };
-  if (http) {
-    const { serveHttp } = await import('./http.js');
-    await serveHttp(
-      session,
-      runtime,
-      { host: text(o, 'host') ?? '127.0.0.1', port, token },
-      mirror,
-    );
-  } else {
-    const { serveStdio } = await import('./stdio.js');
-    await serveStdio(session, runtime, mirror);
+  try {
+    if (http) {
+      const { serveHttp } = await import('./http.js');
+      const host = text(o, 'host') ?? '127.0.0.1';
+      await serveHttp(session, runtime, { host, port, token }, mirror);
+    } else {
+      const { serveStdio } = await import('./stdio.js');
+      await serveStdio(session, runtime, mirror);
+    }
+  } finally {
+    await clients.close();
+    report.debug(`points: ${budget.spent} spent by the calls of this server`);
   }
 }

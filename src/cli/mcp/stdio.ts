@@ -38,6 +38,12 @@ export async function serveStdio(
     if (ended && pending.size === 0) stop();
   };
 
+  const onEnd = () => {
+    ended = true;
+    settleIfDone();
+  };
+  stdin.once('end', onEnd);
+  stdin.once('close', onEnd);
   await server.connect(transport);
   // Wrapped after connect, which installs the SDK's own handlers.
   const receive = transport.onmessage;
@@ -61,12 +67,7 @@ export async function serveStdio(
       settleIfDone();
     }
   };
-  const onEnd = () => {
-    ended = true;
-    settleIfDone();
-  };
-  stdin.once('end', onEnd);
-  stdin.once('close', onEnd);
+  if (stdin.readableEnded) onEnd();
   const closed = transport.onclose;
   transport.onclose = () => {
     closed?.();
