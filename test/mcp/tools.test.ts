@@ -4,6 +4,8 @@
  * schemas an agent's JSON Schema library compiles, and a tools/list small
  * enough for a context window.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/cli/command-spec.js';
@@ -152,5 +154,10 @@ describe('the tools', () => {
     expect(byName('get_person').definition.inputSchema['required']).toEqual(['id']);
     expect(byName('get_articles').definition.inputSchema['required']).toEqual(['ids']);
     expect(byName('suggest_topics').definition.inputSchema['required']).toEqual(['prefix']);
+  });
+
+  it('are each named in docs/MCP.md', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/MCP.md'), 'utf8');
+    for (const name of names) expect(doc, name).toContain(`\`${name}\``);
   });
 });

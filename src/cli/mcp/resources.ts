@@ -7,7 +7,6 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { exportedFiles } from './export-folder.js';
-import { fieldsText, parametersText, queryLanguageText } from './reference-docs.js';
 import type { ToolBinding } from './tools.js';
 
 export interface ResourceInfo {
@@ -24,8 +23,11 @@ export type ResourceContent =
   | { uri: string; mimeType: string; text: string }
   | { uri: string; mimeType: string; blob: string };
 
+/** The reference texts, made when read (reference-docs.ts loads the query module and the columns). */
+const docs = () => import('./reference-docs.js');
+
 const DOCS: readonly (ResourceInfo & {
-  readonly text: (tools: readonly ToolBinding[]) => string;
+  readonly text: (tools: readonly ToolBinding[]) => Promise<string>;
 })[] = [
   {
     uri: 'news://docs/query-language',
@@ -33,7 +35,7 @@ const DOCS: readonly (ResourceInfo & {
     title: 'The query language',
     description: 'grammar, limits and fields of the `query` argument',
     mimeType: 'text/markdown',
-    text: queryLanguageText,
+    text: async () => (await docs()).queryLanguageText(),
   },
   {
     uri: 'news://docs/fields',
@@ -41,7 +43,7 @@ const DOCS: readonly (ResourceInfo & {
     title: 'Record fields',
     description: 'the dotted fields the `fields` argument picks',
     mimeType: 'text/markdown',
-    text: fieldsText,
+    text: async () => (await docs()).fieldsText(),
   },
   {
     uri: 'news://docs/parameters',
@@ -49,7 +51,7 @@ const DOCS: readonly (ResourceInfo & {
     title: 'Parameter reference',
     description: 'every parameter by API name, with its type and limits (for `filters`)',
     mimeType: 'text/markdown',
-    text: parametersText,
+    text: async (tools) => (await docs()).parametersText(tools),
   },
 ];
 
@@ -96,7 +98,7 @@ export async function readResource(
   tools: readonly ToolBinding[],
 ): Promise<ResourceContent> {
   const doc = DOCS.find((d) => d.uri === uri);
-  if (doc !== undefined) return { uri, mimeType: doc.mimeType, text: doc.text(tools) };
+  if (doc !== undefined) return { uri, mimeType: doc.mimeType, text: await doc.text(tools) };
   if (!uri.startsWith(EXPORTS)) throw new UsageError(`no resource ${uri}`);
   const name = decodeURI(uri.slice(EXPORTS.length));
   const path = await realpath(join(exportDir, name)).catch(() => undefined);

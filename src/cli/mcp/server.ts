@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { closestNames } from '../../output/closest-name.js';
 import { VERSION } from '../version.js';
-import { type CallContext, type Session, callTool } from './call.js';
+import type { CallContext, Session } from './call.js';
 import type { LogLevel } from './call-runtime.js';
 import { listResources, readResource } from './resources.js';
 
@@ -93,6 +93,8 @@ export function createMcpServer(session: Session, mirror: Mirror): Server {
                 },
               }),
     };
+    // Loaded with the first call, not before the first answer (bench/mcp-startup.mjs).
+    const { callTool } = await import('./call.js');
     return callTool(session, binding, request.params.arguments ?? {}, context);
   });
 

@@ -120,6 +120,14 @@ const DIRECTORY = /^\/v1\/(?:people|companies|journalists)(?:\/ID)?$/;
 const NOT_ARTICLES = /^\/v1\/news\/(?:count|trends|event-types|raw)$/;
 const SEARCH_NAMES = new Set(SEARCH_PARAMS.map((d) => d.name));
 
+/** The summary without its endpoint and what a terminal shows, which an agent does not need. */
+function describe(summary: string): string {
+  return summary
+    .slice(0, ENDPOINT.exec(summary)?.index)
+    .replace(/[:;,] [^:;]*\bterminal\b.*$/, '')
+    .trim();
+}
+
 function toolName(words: readonly string[]): string {
   const key = words.join(' ');
   return TOOL_NAMES[key] ?? words.join('_').replace(/-/g, '_');
@@ -165,8 +173,7 @@ function bind(command: CommandSpec, words: readonly string[], endpoint: Endpoint
   if (articles || DIRECTORY.test(endpoint.path)) properties['fields'] = FIELDS_SCHEMA;
   const definition: ToolDefinition = {
     name: toolName(words),
-    // The summary without its endpoint, which an agent does not need.
-    description: command.summary.slice(0, ENDPOINT.exec(command.summary)?.index).trim(),
+    description: describe(command.summary),
     inputSchema: {
       type: 'object',
       properties,
