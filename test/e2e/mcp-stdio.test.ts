@@ -75,7 +75,10 @@ describe('news mcp over stdio, with the mock', () => {
       if (tool.name === 'export_news') continue;
       const result = await call(session.client, tool.name, ARGS[tool.name] ?? {});
       expect(result.isError, `${tool.name}: ${result.content[0]?.text}`).toBeFalsy();
-      expect(Array.isArray(result.structuredContent?.['results']), tool.name).toBe(true);
+      const records = result.structuredContent?.['results'] as Record<string, unknown>[];
+      expect(Array.isArray(records), tool.name).toBe(true);
+      // Whole article texts only when `fields` asks for them.
+      for (const record of records) expect(record, tool.name).not.toHaveProperty('body');
       expect(typeof result.structuredContent?.['has_more']).toBe('boolean');
       expect(result.content[0]?.text).toMatch(new RegExp(`^${tool.name}: `));
       expect(typeof result._meta?.['points_spent']).toBe('number');

@@ -56,7 +56,7 @@ export function fieldsText(): string {
     '# Record fields (the `fields` argument)',
     '',
     '`fields` takes dotted paths of a record, in the order wanted: `["id", "title", "source.domain"]`.',
-    `Article tools return ${ARTICLE_FIELDS.map((f) => `\`${f}\``).join(', ')} by default, the description cut to 300 characters; name a field to get it whole.`,
+    `Article tools return ${ARTICLE_FIELDS.map((f) => `\`${f}\``).join(', ')} by default; other records come whole but for \`body\` and \`body_html\`. Without \`fields\`, a description is cut to 300 characters.`,
     'A whole object works too (`source`, `sentiment`, `entities`). The tabular columns of each record kind follow; any other dotted path of a record is accepted as well, and a name that matches nothing is refused with the nearest names.',
     '',
     ...columns('Articles', ARTICLE_COLUMNS),

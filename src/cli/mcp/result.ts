@@ -41,10 +41,17 @@ function recordsOf(binding: ToolBinding, value: unknown): ApiRecord[] {
   return [{ value }];
 }
 
+/** A record's whole text, left out unless `fields` asks for it (raw articles carry theirs). */
+const LONG_TEXT = ['body', 'body_html'];
+
 function shorten(record: ApiRecord): ApiRecord {
+  const out: ApiRecord = { ...record };
+  for (const key of LONG_TEXT) delete out[key];
   const description = record['description'];
-  if (typeof description !== 'string' || description.length <= DESCRIPTION_CHARS) return record;
-  return { ...record, description: `${description.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…` };
+  if (typeof description === 'string' && description.length > DESCRIPTION_CHARS) {
+    out['description'] = `${description.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`;
+  }
+  return out;
 }
 
 /** structuredContent of a read tool, from what the command printed and the pages it read. */
@@ -71,7 +78,7 @@ export function listContent(
     results = results.slice(0, call.limit);
     more = true;
   }
-  if (binding.articles && call.fields === undefined) results = results.map(shorten);
+  if (call.fields === undefined) results = results.map(shorten);
   if (binding.endpoint.path === '/v1/news/count' && typeof value === 'number') matched = value;
   if (tap.expected !== undefined && call.countTotal) {
     matched = tap.expected;

@@ -170,7 +170,7 @@ function bind(command: CommandSpec, words: readonly string[], endpoint: Endpoint
   if (pages) properties['page'] = PAGE_SCHEMA;
   if (endpoint.path === '/v1/news/everything') properties['count_total'] = COUNT_TOTAL_SCHEMA;
   // Articles and directory records are large; other records are a few keys each.
-  if (articles || DIRECTORY.test(endpoint.path)) properties['fields'] = FIELDS_SCHEMA;
+  if (articles || pages || DIRECTORY.test(endpoint.path)) properties['fields'] = FIELDS_SCHEMA;
   const definition: ToolDefinition = {
     name: toolName(words),
     description: describe(command.summary),
