@@ -60,6 +60,27 @@ describe('news mcp refusals', () => {
     expect(run.stdout).toMatch(/"points_spent":0/);
   });
 
+  it('without a key, send only ping', async () => {
+    const run = await rawSession(
+      ['--base-url', server.url, '--retries', '0'],
+      [
+        INITIALIZE,
+        INITIALIZED,
+        callOf('ping', {}),
+        callOf('search_news', {}),
+        callOf('balance', {}),
+      ],
+      serverEnv(),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/warning: no API key/);
+    const [ping, search, balance] = results(run.messages);
+    expect(ping?.isError).toBeFalsy();
+    expect(search?.content[0]?.text).toMatch(/^error: no API key/);
+    expect(balance?.content[0]?.text).toMatch(/^error: no API key/);
+    expect(server.requests.map((r) => r.url)).toEqual(['/ping']);
+  });
+
   it('never hand the key to the client, even when the server echoes it', async () => {
     server.respondWith((req) => {
       if (req.url.startsWith('/v1/balance')) {

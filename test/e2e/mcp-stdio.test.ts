@@ -164,6 +164,28 @@ describe('news mcp over stdio, with the mock', () => {
     expect(readdirSync(exportDir)).toEqual(['en.csv']);
   });
 
+  it('stops an export the client cancels, leaving nothing in the folder', async () => {
+    const folder = scratchDir('mcp-cancel-');
+    const own = await connectStdio(['--mock', '--export-dir', folder]);
+    try {
+      const controller = new AbortController();
+      const cancelled = own.client.callTool(
+        { name: 'export_news', arguments: { output: 'all.jsonl', all: true } },
+        undefined,
+        { signal: controller.signal, onprogress: () => controller.abort() },
+      );
+      await expect(cancelled).rejects.toThrow(/abort/i);
+      // The server removes its temporary file and spool once the paging has stopped.
+      for (let i = 0; i < 100 && readdirSync(folder).length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(readdirSync(folder)).toEqual([]);
+      expect((await call(own.client, 'ping')).isError).toBeFalsy();
+    } finally {
+      await own.close();
+    }
+  });
+
   it('reads the reference resources and the exported files', async () => {
     await call(session.client, 'export_news', { output: 'few.jsonl', limit: 3 });
     const { resources } = await session.client.listResources();

@@ -57,13 +57,17 @@ export function guardClient(
   tap: CallTap,
   signal: AbortSignal,
 ): NewsClient {
-  async function request(options: RequestOptions): Promise<ApiResponse<unknown>> {
-    // /ping takes no key; everything else would only earn a 401.
-    if (!client.hasApiKey && options.path !== '/ping') {
+  /** /ping takes no key; anything else sent without one would only earn a 401. */
+  function needKey(path: string): void {
+    if (!client.hasApiKey && path !== '/ping') {
       throw new UsageError('no API key', {
         hint: 'start the server with NEWS_API_KEY set (or --api-key, a profile), or with --mock',
       });
     }
+  }
+
+  async function request(options: RequestOptions): Promise<ApiResponse<unknown>> {
+    needKey(options.path);
     const cost = requestCost(options);
     const held = budget.reserve(cost, `${options.method} ${options.path}`);
     let spent = 0;
@@ -130,6 +134,7 @@ export function guardClient(
     spec: PageRequest,
     options: PaginateOptions = {},
   ): AsyncGenerator<Page<R>, void, undefined> {
+    needKey(spec.path);
     tap.pagedRequest ??= spec;
     const body = (spec.body ?? {}) as Record<string, unknown>;
     const prompt = typeof body['prompt'] === 'string' ? PROMPT_POINTS : 0;

@@ -66,6 +66,8 @@ export async function serveMcp(
   );
   // ping takes no key; the other tools say "no API key" before sending.
   clients.keyOptional = true;
+  // A profile that does not exist is a mistake in the client's configuration: said now (exit 2).
+  if (settings.profileMissing) await clients.client();
   const budget = new PointsBudget(maxPoints);
   const session: Session = {
     tools: buildTools(registry),
