@@ -46,6 +46,8 @@ const SKIP: readonly [string, string][] = [
   // Live commands that end only on Ctrl-C unless bounded.
   ['news stream', 'a stream without --max-events runs until interrupted'],
   ['news webhooks listen', 'a listener runs until interrupted'],
+  // A server for an MCP client, on stdin or HTTP: test/e2e/mcp-*.test.ts drive it with one.
+  ['news mcp', 'an MCP server answers an MCP client'],
 ];
 
 /** What the `webhooks verify` examples check: a delivery body, signed with SECRET. */

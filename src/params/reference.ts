@@ -4,7 +4,8 @@ import { CODE_STANDARD } from './codes.js';
 import { RELATIVE_DATE_FORMS } from './relative-dates.js';
 import type { ParamDef } from './types.js';
 
-function constraints(def: ParamDef): string {
+/** A parameter's rules in one cell (also `news mcp`'s parameter reference). */
+export function constraints(def: ParamDef): string {
   const parts: string[] = [];
   if (def.type === 'flag') parts.push('0 or 1 (bare flag = 1)');
   if (def.type === 'switch') parts.push('0, 1, true, false (bare flag = 1)');

@@ -19,36 +19,54 @@ describe('src/api stays cheap to import', () => {
   );
 });
 
+/** The packages a static value import path from src/cli/main.ts reaches, with the file importing each. */
+function startupPackages(): { packages: Map<string, string>; files: number } {
+  const src = join(import.meta.dirname, '../../src');
+  const packages = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    const specs = [
+      ...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms),
+      ...text.matchAll(/^import\s+'([^']+)'/gm),
+    ].map((m) => m[1]!);
+    for (const spec of specs) {
+      if (!spec.startsWith('.')) {
+        packages.set(spec, file);
+        continue;
+      }
+      const target = join(dirname(file), spec.replace(/\.js$/, '.ts'));
+      if (existsSync(target)) visit(target);
+    }
+  };
+  visit(join(src, 'cli/main.ts'));
+  return { packages, files: seen.size };
+}
+
 describe('news --help loads no table library', () => {
   // The views and `-f table` draw with cli-table3 (and string-width): every
   // command registers at start-up, so those modules are imported only where a
   // table is drawn. This walks the static value imports from the entry point.
   it('no static import path from src/cli/main.ts reaches cli-table3 or string-width', () => {
-    const src = join(import.meta.dirname, '../../src');
-    const packages = new Map<string, string>();
-    const seen = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      const specs = [
-        ...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms),
-        ...text.matchAll(/^import\s+'([^']+)'/gm),
-      ].map((m) => m[1]!);
-      for (const spec of specs) {
-        if (!spec.startsWith('.')) {
-          packages.set(spec, file);
-          continue;
-        }
-        const target = join(dirname(file), spec.replace(/\.js$/, '.ts'));
-        if (existsSync(target)) visit(target);
-      }
-    };
-    visit(join(src, 'cli/main.ts'));
-    expect(seen.size).toBeGreaterThan(50);
+    const { packages, files } = startupPackages();
+    expect(files).toBeGreaterThan(50);
     expect(packages.has('commander')).toBe(true);
     for (const heavy of ['cli-table3', 'string-width']) {
       expect(packages.get(heavy), `${heavy} is imported at start-up`).toBeUndefined();
+    }
+  });
+});
+
+describe('news --help loads no MCP SDK', () => {
+  // The SDK and the zod it brings cost ~100 ms: only `news mcp` loads them, with import().
+  it('no static import path from src/cli/main.ts reaches @modelcontextprotocol/sdk or zod', () => {
+    const { packages } = startupPackages();
+    for (const [name, file] of packages) {
+      expect(/^(@modelcontextprotocol\/sdk|zod)(\/|$)/.test(name), `${name} from ${file}`).toBe(
+        false,
+      );
     }
   });
 });

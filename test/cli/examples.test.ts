@@ -161,12 +161,15 @@ describe('examples in --help', () => {
       expect(argv[0]).toBe('news');
       // A server runs until interrupted: stop it once it is up; a clean stop exits 0.
       // NEWS_API_MOCK=1 (env) is the mock for the commands that send requests.
-      const serve = argv[1] === 'mock' && argv[2] === 'serve';
+      // (`news mcp` on stdio ends with its input, empty here.)
+      const serve =
+        (argv[1] === 'mock' && argv[2] === 'serve') ||
+        (argv[1] === 'mcp' && argv.includes('--http'));
       const r = await runCli(argv.slice(1), {
         env: env(home),
         ...(serve ? { signal: AbortSignal.timeout(2000) } : {}),
       });
-      if (serve) expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/m);
+      if (serve) expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+(\/mcp)?$/m);
       expect(r.code, r.stderr).toBe(0);
       return;
     }

@@ -11,6 +11,7 @@ import { eventTypes } from './event-types.js';
 import { factCheck } from './fact-check.js';
 import { headlines } from './headlines.js';
 import { local } from './local.js';
+import { mcpCommand } from '../mcp/command.js';
 import { mock } from './mock-serve.js';
 import { ping } from './ping.js';
 import { query } from './query.js';
@@ -47,5 +48,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   convert,
   config,
   mock,
+  // Its tools are made from this list, read when it runs.
+  mcpCommand(() => COMMANDS),
   completion,
 ];

@@ -17,8 +17,8 @@ function number(
   return n;
 }
 
-/** Why the mock could not listen, as one line and a way out (exit 1). */
-function listenError(error: unknown, host: string, port: number | undefined): unknown {
+/** Why a server could not listen (the mock, `news mcp --http`), as one line and a way out (exit 1). */
+export function listenError(error: unknown, host: string, port: number | undefined): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
     return new NewsError(`port ${port ?? 4010} is in use; try --port 0`, {

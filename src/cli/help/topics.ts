@@ -51,6 +51,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['NEWS_MAX_RESPONSE_MB', 'the largest response read, in MB (default 64), as --max-response-mb'],
   ['NEWS_TABLE_STYLE', 'box: tables with lines around the cells (default: borderless)'],
   ['NEWS_WEBHOOK_SECRET', 'the signing secret of webhooks verify and listen, as --secret'],
+  ['NEWS_MCP_TOKEN', 'the bearer token of news mcp --http, as --token'],
   ['NEWS_NO_COMPLETION_CACHE', '1: commands do not remember names and ids for shell completion'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings, in any case (https_proxy …)'],
   ['COLUMNS', 'the width of tables and help when stdout is not a terminal'],
@@ -144,7 +145,8 @@ function formats(): string[] {
   ];
 }
 
-function query(): string[] {
+/** `news help query`; also the start of the MCP resource news://docs/query-language. */
+export function query(): string[] {
   const fields = queryFields().map((f) => f.name);
   const fieldLines: string[] = [];
   let line = ' ';
