@@ -204,4 +204,14 @@ describe('the lock in the store', () => {
     expect(after.stderr).toContain('removed the staged files of an interrupted run (part-x)');
     expect(await s3.reader.exists('busy-out/_staging/part-x/a.jsonl.staged')).toBe(false);
   });
+
+  it('a holder whose lock was removed by hand finds out at its next check', async () => {
+    const state = `s3://${s3.store.bucket}/removed/news.state.json`;
+    const lock = await acquireStoreLock(state, new Date());
+    await s3.reader.remove('removed/news.state.json.lock');
+    await expect(lock.verify()).rejects.toThrow(
+      `the lock on ${state} was taken over by another run, which has released it since`,
+    );
+    await lock.release();
+  });
 });

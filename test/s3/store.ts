@@ -101,9 +101,13 @@ export class StoreReader {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body }));
   }
 
+  async remove(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
   async move(from: string, to: string): Promise<void> {
     await this.put(to, await this.bytes(from));
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
+    await this.remove(from);
   }
 
   /**

@@ -34,7 +34,8 @@ export type PutCondition = { ifNoneMatch: '*' } | { ifMatch: string };
 
 /**
  * Writes the object whole (a PUT is atomic: readers see the old or the new).
- * With a condition, returns undefined when the store refused it (412).
+ * With a condition, returns undefined when the store refused it (412, or
+ * 404 for `If-Match` on an object that is gone).
  */
 export async function putText(
   url: string,
@@ -59,7 +60,11 @@ export async function putText(
     );
     return out.ETag ?? '';
   } catch (error) {
+    // Refused; `If-Match` on an object gone since is refused as well (S3 answers 404).
     if (condition !== undefined && isPreconditionFailed(error)) return undefined;
+    if (condition !== undefined && 'ifMatch' in condition && isMissingObject(error)) {
+      return undefined;
+    }
     throw await storeError(error, condition === undefined ? 'write' : 'lock', url);
   }
 }
