@@ -249,6 +249,7 @@ export async function settlePending(
     // Staged by a process on this host that still runs: never removed under it.
     if (
       owner !== undefined &&
+      Number.isSafeInteger(owner.pid) &&
       owner.host === hostname() &&
       !isThisProcess(owner) &&
       alive(owner.pid)
