@@ -10,6 +10,7 @@ import { numberOption, runNews } from './lib.mjs';
 
 const SEEDS = numberOption('seeds', 10);
 const KILLS = numberOption('kills', 20);
+const PAIRS = numberOption('pairs', 10);
 const NOW = new Date('2026-11-20T12:00:00Z');
 const KEY = ['--api-key', 'api_live_mock_pro'];
 const dir = mkdtempSync(join(tmpdir(), 'news-s3-reliability-'));
@@ -191,15 +192,19 @@ for (let seed = 1; seed <= SEEDS; seed++) {
 const faultSeconds = (Date.now() - started) / 1000;
 await big.close();
 
-// 2. kill -9, into the store and into a local folder.
+// 2. kill -9, into the store (honouring conditional writes, then ignoring
+// them: the token lock) and into a local folder.
 async function killSuite(where) {
   const slow = await startMockServer({ port: 0, quiet: true, now: NOW, latencyMs: 30 });
-  const random = prng(where === 'store' ? 2026 : 2027);
+  const random = prng({ store: 2026, disk: 2027, ignoring: 2028 }[where]);
   const query = ['--published-at-start', '2026-11-15T00:00:00Z', '--per-page', '10'];
   const local = join(dir, 'local-set');
   rmSync(local, { recursive: true, force: true });
-  const state = where === 'store' ? `${B}/killed/s.json` : join(dir, 'local-s.json');
-  const root = where === 'store' ? `${B}/killed/data/` : local;
+  const prefix = where === 'ignoring' ? 'killed-nc' : 'killed';
+  const inStore = where !== 'disk';
+  store.setConditionalWrites(where !== 'ignoring');
+  const state = inStore ? `${B}/${prefix}/s.json` : join(dir, 'local-s.json');
+  const root = inStore ? `${B}/${prefix}/data/` : local;
   const args = [
     'search',
     '--base-url',
@@ -216,16 +221,14 @@ async function killSuite(where) {
     'day',
     '-q',
   ];
-  const seen = async () =>
-    where === 'store' ? duckIds(await snapshot('killed/data/')) : duckIds(local);
+  const seen = async () => (inStore ? duckIds(await snapshot(`${prefix}/data/`)) : duckIds(local));
   const result = { killed: 0, visibleDup: 0, completed: 0, started: Date.now(), phases: {} };
   // Where each kill landed, from the state it left: none (fetching, or done), writing, publishing.
   const phase = async () => {
     try {
-      const text =
-        where === 'store'
-          ? (await object('killed/s.json')).toString()
-          : readFileSync(state, 'utf8');
+      const text = inStore
+        ? (await object(`${prefix}/s.json`)).toString()
+        : readFileSync(state, 'utf8');
       return JSON.parse(text).pending?.stage ?? 'no commit pending';
     } catch {
       return 'no state yet';
@@ -277,10 +280,10 @@ async function killSuite(where) {
   result.lost = want.filter((id) => !ids.includes(id)).length;
   result.duplicated = dup(ids);
   result.seconds = (Date.now() - result.started) / 1000;
-  const leftovers =
-    where === 'store'
-      ? (await keys('killed/')).filter((k) => k.includes('_staging') || k.endsWith('.lock'))
-      : [];
+  const leftovers = inStore
+    ? (await keys(`${prefix}/`)).filter((k) => k.includes('_staging') || k.endsWith('.lock'))
+    : [];
+  store.setConditionalWrites(true);
   if (result.lost || result.duplicated || result.visibleDup || leftovers.length) {
     failures.push(
       `${where}: lost ${result.lost}, duplicated ${result.duplicated}, visible duplicates ${result.visibleDup}, left ${leftovers.join(' ')}`,
@@ -289,7 +292,73 @@ async function killSuite(where) {
   return result;
 }
 const inStore = await killSuite('store');
+const ignoring = await killSuite('ignoring');
 const onDisk = await killSuite('disk');
+
+// 3. Two runs of the same line on one --state, the second started 0–1.5 s
+// after the first, on a store that ignores conditional writes (s3rver as it
+// is): every record once, and never two runs that both finish writing.
+async function pairSuite() {
+  store.setConditionalWrites(false);
+  const slow = await startMockServer({ port: 0, quiet: true, now: NOW, latencyMs: 30 });
+  const random = prng(2029);
+  const query = ['--published-at-start', '2026-11-15T00:00:00Z', '--per-page', '10'];
+  const args = [
+    'search',
+    '--base-url',
+    slow.url,
+    ...KEY,
+    ...query,
+    '--state',
+    `${B}/pairs/s.json`,
+    '-f',
+    'parquet',
+    '-o',
+    `${B}/pairs/data/`,
+    '--partition-by',
+    'day',
+    '-q',
+  ];
+  const result = { outcomes: {}, started: Date.now() };
+  for (let i = 0; i < PAIRS; i++) {
+    await post(
+      slow,
+      Array.from({ length: 6 }, (_, d) => ({
+        title: `p${i}.${d}`,
+        published_at: `2026-11-${15 + d}T10:00:00Z`,
+      })),
+    );
+    const first = news(args);
+    await new Promise((r) => setTimeout(r, Math.floor(random() * 1500)));
+    const second = news(args);
+    const codes = [(await first).code, (await second).code];
+    const losers = [await first, await second].filter((r) => r.code !== 0);
+    for (const r of losers) {
+      if (r.code !== 1 || !/^error: another run holds /.test(r.stderr)) {
+        failures.push(`pair ${i}: exit ${r.code} ${r.stderr.trim()}`);
+      }
+    }
+    const key = codes.join('/');
+    result.outcomes[key] = (result.outcomes[key] ?? 0) + 1;
+  }
+  const last = await news(args);
+  const ids = await duckIds(await snapshot('pairs/data/'));
+  const want = await fullIds(slow, query);
+  await slow.close();
+  store.setConditionalWrites(true);
+  result.rows = ids.length;
+  result.want = want.length;
+  result.lost = want.filter((id) => !ids.includes(id)).length;
+  result.duplicated = dup(ids);
+  result.seconds = (Date.now() - result.started) / 1000;
+  if (last.code !== 0 || result.lost || result.duplicated) {
+    failures.push(
+      `pairs: last exit ${last.code}, lost ${result.lost}, duplicated ${result.duplicated}`,
+    );
+  }
+  return result;
+}
+const pairs = await pairSuite();
 await store.close();
 
 const phases = (r) =>
@@ -304,7 +373,15 @@ console.log(`
 | 20 % faults on writes (500: ${faultTotals['500']}, SlowDown: ${faultTotals.slowdown}, reset: ${faultTotals.reset}), 9 MB multipart export | ${SEEDS} seeds, ${faultSeconds.toFixed(0)} s (with the series below) | ${exportOk}/${SEEDS} identical to the fault-free export, ${exportFailedClean} failed with nothing at the key |
 | the same faults, 5 partitioned --state s3:// runs per seed | ${SEEDS} seeds | ${seriesOk}/${SEEDS} data sets hold every article once |
 ${row('--state s3:// partitioned', inStore)}
+${row('--state s3:// partitioned, a store ignoring conditional writes (token lock)', ignoring)}
 ${row('local partitioned data set', onDisk)}
+| two runs of one line, the second 0–1.5 s later, a store ignoring conditional writes | ${PAIRS} pairs, ${pairs.seconds.toFixed(0)} s | exits (first/second): ${Object.entries(
+  pairs.outcomes,
+)
+  .map(([k, v]) => `${k}: ${v}`)
+  .join(
+    ', ',
+  )}; data set ${pairs.rows} rows = ${pairs.want} articles: ${pairs.lost} lost, ${pairs.duplicated} duplicated |
 `);
 if (failures.length > 0) {
   console.log(failures.map((f) => `- ${f}`).join('\n'));

@@ -17,9 +17,13 @@ export interface S3Store {
   readonly uploads: Map<string, string>;
   readonly env: Record<string, string>;
   setFault(fault: FaultChooser | undefined): void;
+  /** false: conditional PUTs pass through to s3rver, which ignores their condition. */
+  setConditionalWrites(honoured: boolean): void;
   close(): Promise<void>;
 }
 export declare function startS3Store(options?: {
   bucket?: string;
+  /** Default true; false answers conditional PUTs as s3rver alone does (200, written). */
+  conditionalWrites?: boolean;
   fault?: FaultChooser;
 }): Promise<S3Store>;

@@ -3,7 +3,9 @@
 // proxy that adds what s3rver lacks and what the tests need:
 // - conditional writes: `If-None-Match: *` and `If-Match: ETAG` on PUT are
 //   enforced (412 PreconditionFailed), one request per key at a time, as S3,
-//   MinIO and R2 do; s3rver alone accepts both blindly;
+//   MinIO and R2 do; s3rver alone accepts both blindly, as older MinIO and
+//   some gateways do (`conditionalWrites: false` keeps it that way: the
+//   headers pass through and every such PUT succeeds);
 // - multipart bookkeeping: AbortMultipartUpload and ListMultipartUploads,
 //   which s3rver does not implement, are answered from the uploads the proxy
 //   saw created and not yet completed (so a test can count what is left);
@@ -51,7 +53,7 @@ export function operationOf(method, url, headers = {}) {
 }
 
 /**
- * @param {{ bucket?: string, fault?: (op: string, req: import('node:http').IncomingMessage) => (undefined | '500' | 'slowdown' | 'reset' | '403') }} [options]
+ * @param {{ bucket?: string, conditionalWrites?: boolean, fault?: (op: string, req: import('node:http').IncomingMessage) => (undefined | '500' | 'slowdown' | 'reset' | '403') }} [options]
  */
 export async function startS3Store(options = {}) {
   const bucket = options.bucket ?? 'news-test';
@@ -70,6 +72,7 @@ export async function startS3Store(options = {}) {
   const faults = { 500: 0, slowdown: 0, reset: 0, 403: 0 };
   const busy = new Map(); // key -> promise (conditional writes, one at a time)
   let fault = options.fault;
+  let conditionalWrites = options.conditionalWrites !== false;
 
   const pass = (req, res, body) =>
     new Promise((resolve) => {
@@ -151,7 +154,11 @@ export async function startS3Store(options = {}) {
     }
     const ifNoneMatch = req.headers['if-none-match'];
     const ifMatch = req.headers['if-match'];
-    if (op === 'PutObject' && (ifNoneMatch !== undefined || ifMatch !== undefined)) {
+    if (
+      conditionalWrites &&
+      op === 'PutObject' &&
+      (ifNoneMatch !== undefined || ifMatch !== undefined)
+    ) {
       const before = busy.get(path) ?? Promise.resolve();
       let release;
       const mine = new Promise((r) => (release = r));
@@ -219,6 +226,9 @@ export async function startS3Store(options = {}) {
     env: { ...S3_CREDENTIALS, AWS_ENDPOINT_URL_S3: url, AWS_REGION: 'us-east-1' },
     setFault(next) {
       fault = next;
+    },
+    setConditionalWrites(honoured) {
+      conditionalWrites = honoured;
     },
     async close() {
       proxy.closeAllConnections?.();

@@ -53,6 +53,7 @@ export class ProgressLine {
   private records = 0;
   private points: number | undefined;
   private bytes: number | undefined;
+  private published: { done: number; total: number } | undefined;
   private drawn = false;
   /** Set by done(): an upload's progress arriving later (the SDK's last events) draws nothing. */
   private ended = false;
@@ -84,7 +85,17 @@ export class ProgressLine {
     if (!this.ended && (this.drawn || this.stderr.isTTY)) this.show();
   }
 
-  /** The line as drawn: pages, records (of the total when known), points and upload when known, time. */
+  /**
+   * Files of a data set moved to their final names so far (`3 of 27 files
+   * published`), redrawn at once: a store's copies and deletes take seconds
+   * after the last byte is uploaded.
+   */
+  publishing(done: number, total: number): void {
+    this.published = { done, total };
+    if (!this.ended && (this.drawn || this.stderr.isTTY)) this.show();
+  }
+
+  /** The line as drawn: pages, records (of the total when known), points, upload and publishing when known, time. */
   text(): string {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
     const records =
@@ -94,6 +105,10 @@ export class ProgressLine {
     const parts = [counted(this.pages, 'page'), records];
     if (this.points !== undefined) parts.push(counted(this.points, 'point'));
     if (this.bytes !== undefined) parts.push(`${(this.bytes / 1e6).toFixed(1)} MB uploaded`);
+    if (this.published !== undefined) {
+      const { done, total } = this.published;
+      parts.push(`${done} of ${counted(total, 'file')} published`);
+    }
     parts.push(`${seconds} s`);
     return parts.join(' · ');
   }

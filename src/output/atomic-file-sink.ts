@@ -124,7 +124,7 @@ export async function resolveOutputTarget(destination: string): Promise<OutputTa
 }
 
 /** True when no process with this id runs (EPERM: one runs, under another user). */
-function processGone(pid: number): boolean {
+export function processGone(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return false;

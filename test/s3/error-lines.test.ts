@@ -1,7 +1,13 @@
 /** How a store's answer becomes the one error line (src/output/s3/errors.ts), answer by answer. */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/cli/exit-codes.js';
 import { storeError } from '../../src/output/s3/errors.js';
+import { checkBucket } from '../../src/output/s3/objects.js';
+import { runCli } from '../helpers/cli.js';
 
 const URL = 's3://acme-news/en/data.parquet';
 const answer = (name: string, status: number, extra: object = {}) =>
@@ -50,5 +56,69 @@ describe('store errors as lines', () => {
     } finally {
       delete process.env['AWS_SECRET_ACCESS_KEY'];
     }
+  });
+
+  it("docs/CRON.md's example is what a missing bucket on AWS prints", async () => {
+    const docs = readFileSync(
+      fileURLToPath(new globalThis.URL('../../docs/CRON.md', import.meta.url)),
+      'utf8',
+    );
+    const example =
+      /\n {2}```\n {2}(error: cannot write s3:\/\/acme-news\/[^\n]*\n {2}hint: [^\n]*)\n {2}```/
+        .exec(docs)![1]!
+        .replace(/\n {2}/g, '\n');
+    const id = /request id (\w+)\)/.exec(example)![1]!;
+    const saved = { s3: process.env['AWS_ENDPOINT_URL_S3'], any: process.env['AWS_ENDPOINT_URL'] };
+    delete process.env['AWS_ENDPOINT_URL_S3'];
+    delete process.env['AWS_ENDPOINT_URL'];
+    try {
+      const r = await lines(
+        Object.assign(new Error(), {
+          name: 'NoSuchBucket',
+          $metadata: { httpStatusCode: 404, requestId: id },
+        }),
+      );
+      expect(r.text).toBe(example);
+    } finally {
+      if (saved.s3 !== undefined) process.env['AWS_ENDPOINT_URL_S3'] = saved.s3;
+      if (saved.any !== undefined) process.env['AWS_ENDPOINT_URL'] = saved.any;
+    }
+  });
+
+  it("the bucket check keeps the store's request id (a HEAD answer has no body to carry the code)", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(404, { 'x-amz-request-id': '4F2A9C1B7E3D5A60' }).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: endpoint,
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'example-secret',
+      AWS_REGION: 'us-east-1',
+    });
+    try {
+      const error = await checkBucket('s3://acme-news/en/data.parquet').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(describeFailure(error, false).lines).toEqual([
+        'error: cannot write s3://acme-news/en/data.parquet: the bucket acme-news does not exist (HTTP 404, NoSuchBucket, request id 4F2A9C1B7E3D5A60)',
+        `hint: create it on ${endpoint}, or check the name`,
+      ]);
+    } finally {
+      process.env = saved;
+      server.close();
+    }
+  });
+
+  it('--log-file in a store is refused in plain words (exit 2)', async () => {
+    const r = await runCli(['search', '--mock', '--log-file', 's3://acme-news/news.log']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: --log-file cannot be in a store (s3://acme-news/news.log): each run adds a line at the end of the log, and an object in a store can only be replaced whole\nhint: write the log to a local file, e.g. --log-file news.log\n',
+    );
   });
 });

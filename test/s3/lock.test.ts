@@ -5,6 +5,7 @@
  * condition, so the store here is s3rver behind bench/s3-store.mjs, which
  * enforces it as S3, MinIO and R2 do.
  */
+import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { StagedRun } from '../../src/cli/cron/commit.js';
@@ -12,6 +13,7 @@ import type { RunState } from '../../src/cli/cron/run-state.js';
 import { LEASE_MS, acquireStoreLock, isStaleLease } from '../../src/cli/cron/s3-lock.js';
 import { LockHeldError, acquireLock } from '../../src/cli/cron/state-lock.js';
 import { openStreamState } from '../../src/cli/cron/stream-state.js';
+import { honoursConditionalWrites } from '../../src/output/s3/objects.js';
 import { runCli } from '../helpers/cli.js';
 import { useMockAndStore } from './store.js';
 
@@ -144,5 +146,72 @@ describe('the lock in the store', () => {
     await lock.release();
     // Released without removing the new owner's lock.
     expect(await s3.reader.exists('lost/news.state.json.lock')).toBe(true);
+  });
+
+  it('the probe: a store that honours conditional writes is found so in one request once the probe exists', async () => {
+    const probe = `s3://${s3.store.bucket}/probe/news.state.json.lock.probe`;
+    expect(await honoursConditionalWrites(probe)).toBe(true);
+    const before = s3.store.log.length;
+    expect(await honoursConditionalWrites(probe)).toBe(true);
+    expect(s3.store.log.slice(before).map((l) => `${l.op} ${l.status}`)).toEqual(['PutObject 412']);
+  });
+
+  it('--state naming a bucket or a folder is refused as typed, before any request (exit 2)', async () => {
+    for (const [state, what] of [
+      [`s3://${s3.store.bucket}`, 'a bucket'],
+      [`s3://${s3.store.bucket}/en/`, 'a folder'],
+    ] as const) {
+      const before = s3.store.log.length;
+      const r = await run(state);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: --state ${state} names ${what}, not an object\nhint: name the state object, e.g. --state ${state.endsWith('/') ? state : `${state}/`}news.state.json\n`,
+      );
+      expect(s3.store.log.length).toBe(before);
+    }
+  });
+
+  it('never removes the files another live process on this host is staging; once it has ended, they go', async () => {
+    const state = `s3://${s3.store.bucket}/busy/news.state.json`;
+    expect((await run(state)).code).toBe(0);
+    const done = JSON.parse((await s3.reader.bytes('busy/news.state.json')).toString()) as RunState;
+    // A process that runs on: what a run still staging would be.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    const staging = `s3://${s3.store.bucket}/busy-out/_staging/part-x`;
+    try {
+      await s3.reader.put('busy-out/_staging/part-x/a.jsonl.staged', '{"id":1}\n');
+      const pending = {
+        stage: 'writing',
+        run: 'part-x',
+        root: `s3://${s3.store.bucket}/busy-out/`,
+        staging,
+        files: ['a.jsonl'],
+        owner: { pid: other.pid, host: hostname() },
+      };
+      await s3.reader.put('busy/news.state.json', JSON.stringify({ ...done, pending }));
+      const r = await run(state);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `error: another run holds ${state} since ${done.updated_at} (pid ${other.pid})`,
+      );
+      expect(await s3.reader.exists('busy-out/_staging/part-x/a.jsonl.staged')).toBe(true);
+    } finally {
+      other.kill('SIGKILL');
+      await new Promise((r) => other.once('exit', r));
+    }
+    const after = await run(state);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toContain('removed the staged files of an interrupted run (part-x)');
+    expect(await s3.reader.exists('busy-out/_staging/part-x/a.jsonl.staged')).toBe(false);
+  });
+
+  it('a holder whose lock was removed by hand finds out at its next check', async () => {
+    const state = `s3://${s3.store.bucket}/removed/news.state.json`;
+    const lock = await acquireStoreLock(state, new Date());
+    await s3.reader.remove('removed/news.state.json.lock');
+    await expect(lock.verify()).rejects.toThrow(
+      `the lock on ${state} was taken over by another run, which has released it since`,
+    );
+    await lock.release();
   });
 });

@@ -58,6 +58,30 @@ describe('upload progress', () => {
     expect(err).toMatch(/\r\x1b\[2K$/);
   });
 
+  it('a terminal sees the files of a data set published after the upload, cleared at the end', async () => {
+    const { code, err } = await stderrOf(
+      [
+        ...argv('lake/'),
+        '--state',
+        's3://news-test/progress/lake.state.json',
+        '-f',
+        'jsonl',
+        '--partition-by',
+        'day',
+      ].filter((a) => a !== '--all'),
+      true,
+    );
+    expect(code, err).toBe(0);
+    const drawn = err.split('\r\x1b[2K').filter((l) => / published · /.test(l));
+    expect(drawn.length).toBeGreaterThan(1);
+    const total = /of (\d+) files published/.exec(drawn[0]!)![1];
+    expect(drawn[0]).toMatch(
+      new RegExp(`MB uploaded · 1 of ${total} files published · [\\d.]+ s$`),
+    );
+    expect(drawn.at(-1)).toMatch(new RegExp(` ${total} of ${total} files published · `));
+    expect(err).toMatch(/\r\x1b\[2Knote: wrote \d+ records into/);
+  });
+
   it('a pipe sees no progress at all', async () => {
     const { code, err } = await stderrOf(argv('pipe.jsonl'), false);
     expect(code, err).toBe(0);
@@ -88,10 +112,14 @@ describe('upload progress', () => {
     expect(out.endsWith('note: wrote 10 records to s3://news-test/x.jsonl\n')).toBe(true);
   });
 
-  it('the line reads pages, records and bytes', () => {
+  it('the line reads pages, records, bytes and files published', () => {
     const line = new ProgressLine(Object.assign(new PassThrough(), { isTTY: true }), true);
     line.update(10);
     line.uploaded(12_345_678);
     expect(line.text()).toMatch(/^1 page · 10 records · 12\.3 MB uploaded · [\d.]+ s$/);
+    line.publishing(3, 27);
+    expect(line.text()).toMatch(
+      /^1 page · 10 records · 12\.3 MB uploaded · 3 of 27 files published · [\d.]+ s$/,
+    );
   });
 });

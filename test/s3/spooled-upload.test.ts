@@ -3,15 +3,31 @@
  * up once whole (src/output/s3/spooled-upload-sink.ts): nothing reaches the
  * store before commit, the object is the bytes written (in parts when large),
  * the temporary file goes whether it commits or aborts, a few uploads run
- * at once, and `--partition-by` into a store takes this path.
+ * at once, and `--partition-by` into a store takes this path. A process
+ * killed with kill -9 leaves one folder, `news-upload-PID-…`, which the next
+ * run that spools removes.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { S3SpooledSink, UPLOADS_AT_ONCE, queued } from '../../src/output/s3/spooled-upload-sink.js';
+import {
+  S3SpooledSink,
+  UPLOADS_AT_ONCE,
+  queued,
+  sweepSpoolLeftovers,
+} from '../../src/output/s3/spooled-upload-sink.js';
 import { runCli } from '../helpers/cli.js';
+import { BIN, spawnCollecting } from '../helpers/spawn.js';
 import { useMockAndStore } from './store.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -108,4 +124,78 @@ describe('S3SpooledSink', () => {
       open.mockRestore();
     }
   });
+
+  it('a folder whose process is gone is removed by the next run; a live one is kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'news-spool-sweep-'));
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => gone.once('exit', r));
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      const made = (name: string, ageMs = 0) => {
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, '1'), 'x');
+        const when = new Date(Date.now() - ageMs);
+        utimesSync(join(dir, name), when, when);
+        return join(dir, name);
+      };
+      const dead = made(`news-upload-${gone.pid}-AbC123`);
+      made(`news-upload-${live.pid}-XyZ789`);
+      made(`news-upload-${process.pid}-Mine00`);
+      // Named as before pids were in the name: taken for leftovers once a day old.
+      const old = made('news-upload-q1W2e3', 2 * 24 * 3600_000);
+      made('news-upload-r4T5y6');
+      made('unrelated-folder');
+      expect((await sweepSpoolLeftovers(dir)).sort()).toEqual([dead, old].sort());
+      expect(readdirSync(dir).sort()).toEqual(
+        [
+          `news-upload-${live.pid}-XyZ789`,
+          `news-upload-${process.pid}-Mine00`,
+          'news-upload-r4T5y6',
+          'unrelated-folder',
+        ].sort(),
+      );
+    } finally {
+      live.kill('SIGKILL');
+    }
+  });
+
+  it('kill -9 leaves one spool folder, and the next partitioned run removes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'news-spool-kill-'));
+    const args = [
+      BIN,
+      'search',
+      '--base-url',
+      s3.mock.url,
+      '--api-key',
+      'api_live_mock_pro',
+      '--published-at-start',
+      '2026-11-01T00:00:00Z',
+      '--per-page',
+      '10',
+      '--all',
+      '-f',
+      'jsonl',
+      '--partition-by',
+      'day',
+      '-o',
+      `s3://${s3.store.bucket}/killed-spool/`,
+    ];
+    const env = { ...process.env, ...s3.store.env, TMPDIR: dir };
+    const child = spawnCollecting(process.execPath, args, env);
+    const mine = () => readdirSync(dir).filter((n) => n.startsWith('news-upload-'));
+    for (let i = 0; i < 400 && mine().length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    // Several partitions are open by now: all in one folder.
+    await new Promise((r) => setTimeout(r, 300));
+    child.child.kill('SIGKILL');
+    await child.exit;
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]).toMatch(new RegExp(`^news-upload-${child.child.pid}-`));
+    expect(readdirSync(join(dir, mine()[0]!)).length).toBeGreaterThan(1);
+
+    const next = spawnCollecting(process.execPath, args, env);
+    expect(await next.exit, next.stderr()).toBe(0);
+    expect(mine()).toEqual([]);
+  }, 60_000);
 });

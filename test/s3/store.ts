@@ -23,7 +23,10 @@ import { scratchDir } from '../helpers/scratch.js';
 export type { S3Store };
 
 /** A mock and the store for a test file: started before its tests, closed after them. */
-export function useMockAndStore(options: MockServerOptions = {}): {
+export function useMockAndStore(
+  options: MockServerOptions = {},
+  storeOptions: StoreOptions = {},
+): {
   readonly mock: MockServer;
   readonly store: S3Store;
   readonly reader: StoreReader;
@@ -31,7 +34,7 @@ export function useMockAndStore(options: MockServerOptions = {}): {
   const started = {} as { mock: MockServer; store: S3Store; reader: StoreReader };
   beforeAll(async () => {
     started.mock = await startMockServer({ port: 0, quiet: true, ...options });
-    Object.assign(started, await startStore());
+    Object.assign(started, await startStore(storeOptions));
   });
   afterAll(async () => {
     await started.mock?.close();
@@ -40,10 +43,14 @@ export function useMockAndStore(options: MockServerOptions = {}): {
   return started;
 }
 
+export type StoreOptions = Parameters<typeof startS3Store>[0];
+
 /** Starts the store and points this process's SDK chain at it (the CLI runs in-process). */
-export async function startStore(): Promise<{ store: S3Store; reader: StoreReader }> {
+export async function startStore(
+  options: StoreOptions = {},
+): Promise<{ store: S3Store; reader: StoreReader }> {
   process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] = 'true';
-  const store = await startS3Store();
+  const store = await startS3Store(options);
   Object.assign(process.env, store.env);
   return { store, reader: new StoreReader(store) };
 }
@@ -94,9 +101,13 @@ export class StoreReader {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body }));
   }
 
+  async remove(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
   async move(from: string, to: string): Promise<void> {
     await this.put(to, await this.bytes(from));
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
+    await this.remove(from);
   }
 
   /**

@@ -22,9 +22,12 @@
  * completing another's commit is completed in turn.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { NewsError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import type { Reporter } from '../context.js';
+import { counted } from '../reporter.js';
+import { alive, isThisProcess, lockHeld } from './lock-info.js';
 import { runPartName } from './partition.js';
 import {
   type PendingCommit,
@@ -33,6 +36,7 @@ import {
   restoreRunState,
   withPending,
 } from './run-state.js';
+import { verifyLockOn } from './state-lock.js';
 import { fileExists, joinPath, makeFolderFor, publishFile, removeTree } from './storage.js';
 
 /** The folder under the output's root where a run stages its files: readers skip a leading `_`. */
@@ -74,7 +78,14 @@ export class StagedRun {
   }
 
   private pending(stage: PendingCommit['stage']): PendingCommit {
-    return { stage, run: this.run, root: this.root, staging: this.staging, files: [...this.files] };
+    return {
+      stage,
+      run: this.run,
+      root: this.root,
+      staging: this.staging,
+      files: [...this.files],
+      owner: { pid: process.pid, host: hostname() },
+    };
   }
 
   /** Where `rel` (a path under the root) is written before it is published. */
@@ -100,8 +111,9 @@ export class StagedRun {
   /**
    * Steps 3–5: records the files with `next` (the state after this run),
    * publishes them, and writes `next` alone. Without a state, publishes.
+   * `onPublished` hears each file published (the progress line).
    */
-  async commit(next: RunState | undefined): Promise<void> {
+  async commit(next: RunState | undefined, onPublished?: Published): Promise<void> {
     const { state } = this;
     // Every state write verifies the lock first (commitRunState): a run that lost it records nothing.
     if (state !== undefined && next !== undefined) {
@@ -110,7 +122,9 @@ export class StagedRun {
         this.recorded = true;
       }
     }
-    if (this.files.length > 0) await publishPending(this.pending('publishing'), state?.file);
+    if (this.files.length > 0) {
+      await publishPending(this.pending('publishing'), state?.file, onPublished);
+    }
     if (state !== undefined && next !== undefined) await commitRunState(state.file, next);
     if (this.files.length > 0) await removeTree(this.staging).catch(() => undefined);
   }
@@ -134,32 +148,69 @@ export class StagedRun {
   }
 }
 
-/** Step 4, for this run or one that was killed: idempotent. */
+/** Files published so far of those to publish (a progress line shows it). */
+export type Published = (done: number, total: number) => void;
+
+/**
+ * Step 4, for this run or one that was killed: idempotent. Returns how many
+ * files this call moved (the others were published before). A failure says
+ * how many are published and that the same command publishes the rest.
+ */
 async function publishPending(
   pending: PendingCommit,
   stateFile: string | undefined,
-): Promise<void> {
+  onPublished?: Published,
+): Promise<number> {
+  const total = pending.files.length;
   let done = 0;
-  try {
-    for (const rel of pending.files) {
-      const final = joinPath(pending.root, rel);
-      const moved = await publishFile(joinPath(pending.staging, stagedName(rel)), final);
-      if (!moved && !(await fileExists(final))) {
-        throw new NewsError(
-          `the staged copy of ${final} is gone: its records are not in the output`,
-          {
-            hint: `something removed ${pending.staging}; --state-reset fetches everything again (readers then see earlier records twice)`,
-          },
-        );
-      }
-      done++;
+  let moved = 0;
+  for (const rel of pending.files) {
+    const final = joinPath(pending.root, rel);
+    let movedNow: boolean;
+    let there: boolean;
+    try {
+      movedNow = await publishFile(joinPath(pending.staging, stagedName(rel)), final);
+      there = movedNow || (await fileExists(final));
+    } catch (error) {
+      throw publishFailed(error, final, done, total, stateFile, pending.staging);
     }
-  } catch (error) {
-    if (error instanceof NewsError && stateFile !== undefined) {
-      error.hint ??= `${done} of ${pending.files.length} files published; the same command with --state ${stateFile} publishes the rest`;
+    if (!there) {
+      throw new NewsError(
+        `the staged copy of ${final} is gone: its records are not in the output`,
+        {
+          hint: `something removed ${pending.staging}; --state-reset fetches everything again (readers then see earlier records twice)`,
+        },
+      );
     }
-    throw error;
+    done++;
+    // A file already at its final name (a killed run published it) was not moved by this call.
+    if (movedNow) moved++;
+    onPublished?.(done, total);
   }
+  return moved;
+}
+
+/** A publish that failed, with how far it got and how to finish it. */
+function publishFailed(
+  error: unknown,
+  final: string,
+  done: number,
+  total: number,
+  stateFile: string | undefined,
+  staging: string,
+): NewsError {
+  const failure =
+    error instanceof NewsError
+      ? error
+      : new NewsError(
+          `cannot publish ${final}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
+  const told =
+    stateFile === undefined
+      ? `${done} of ${counted(total, 'file')} published; the rest stay staged under ${staging}`
+      : `${done} of ${counted(total, 'file')} published; the same command publishes the rest (--state ${stateFile} records them)`;
+  failure.hint = failure.hint === undefined ? told : `${told}; ${failure.hint}`;
+  return failure;
 }
 
 /**
@@ -183,13 +234,32 @@ export async function settlePending(
       hint: 'restore the state from a backup, or remove its "pending" field to drop that run',
     });
   }
+  // The lock is read again first: on a store that ignores conditional writes another run may have it.
+  await verifyLockOn(file);
   if (pending.stage === 'publishing') {
-    await publishPending(pending, file);
+    const moved = await publishPending(pending, file);
     await removeTree(pending.staging).catch(() => undefined);
+    const total = pending.files.length;
+    const before = total - moved;
     report.notice(
-      `completed an interrupted run: published ${pending.files.length} file${pending.files.length === 1 ? '' : 's'} of ${pending.run} under ${pending.root}`,
+      `completed an interrupted run (${pending.run}): published ${moved} of its ${counted(total, 'file')} under ${pending.root}${before === 0 ? '' : ` (${before} ${before === 1 ? 'was' : 'were'} published before it stopped)`}`,
     );
   } else {
+    const owner = pending.owner;
+    // Staged by a process on this host that still runs: never removed under it.
+    if (
+      owner !== undefined &&
+      Number.isSafeInteger(owner.pid) &&
+      owner.host === hostname() &&
+      !isThisProcess(owner) &&
+      alive(owner.pid)
+    ) {
+      throw lockHeld(
+        file,
+        { ...owner, since: state.updated_at },
+        `that run is still staging its files under ${pending.staging}; they are removed by the first run after it ends`,
+      );
+    }
     await removeTree(pending.staging);
     report.notice(
       `removed the staged files of an interrupted run (${pending.run}): its records are fetched again`,

@@ -113,7 +113,10 @@ export async function runCronList(req: CronListRequest): Promise<number> {
   }
 
   // Locked before the state is read: two runs must never start from the same watermark.
-  const lock = cron.state === undefined ? undefined : await acquireLock(cron.state, now);
+  const lock =
+    cron.state === undefined
+      ? undefined
+      : await acquireLock(cron.state, now, (m) => runtime.report.notice(m));
   try {
     return await runLocked(req, body, output, now, lock);
   } finally {

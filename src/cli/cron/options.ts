@@ -3,6 +3,7 @@
  * search-like command's `options`. Parsed into `CronOptions` by `cronFrom`.
  */
 import { UsageError } from '../../api/errors.js';
+import { checkStateUrl, isS3Url } from '../../output/s3/url.js';
 import type { OptionSpec } from '../command-spec.js';
 
 export const PARTITION_KEYS = ['day', 'month', 'language.code', 'source.country.code'] as const;
@@ -85,8 +86,10 @@ export function cronFrom(options: Readonly<Record<string, unknown>>): CronOption
     }
   }
   const split = text('splitWindow');
+  const state = text('state');
+  if (isS3Url(state)) checkStateUrl(state!);
   return {
-    state: text('state'),
+    state,
     stateReset: options['stateReset'] === true,
     skipEmpty: options['skipEmpty'] === true,
     resume: options['resume'] === true,

@@ -84,10 +84,8 @@ export function withRunLog(
     if (typeof file !== 'string' || file === '') return handler(input, runtime);
     if (isS3Url(file)) {
       throw new UsageError(
-        `--log-file ${file}: a log is appended to, and an object in a store cannot be`,
-        {
-          hint: 'write the log to a local file',
-        },
+        `--log-file cannot be in a store (${file}): each run adds a line at the end of the log, and an object in a store can only be replaced whole`,
+        { hint: 'write the log to a local file, e.g. --log-file news.log' },
       );
     }
     const start = runtime.io.now();

@@ -47,6 +47,8 @@ export interface PendingCommit {
   /** Where they are staged: `ROOT/_staging/RUN`. */
   readonly staging: string;
   readonly files: readonly string[];
+  /** The process staging them: its files are not removed while it runs (commit.ts). */
+  readonly owner?: { readonly pid: number; readonly host: string };
 }
 
 /**

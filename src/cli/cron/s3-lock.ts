@@ -1,107 +1,100 @@
 /**
  * The lock of a state kept in a store (`--state s3://…`), for cron jobs on
- * several machines: `STATE.lock` is created with a conditional PUT
- * (`If-None-Match: *`), which S3, MinIO and R2 refuse with 412 when the object
- * exists, so of two runs only one creates it. It is a lease: the holder
- * rewrites it every minute (`If-Match` its own ETag), and a lock the store
- * has not seen rewritten for LEASE_MS (its Last-Modified) belongs to a run
- * that died; the next run takes it over with `If-Match` the ETag it read, so
- * of two runs finding the same dead lock only one gets it. On this host, a
- * lock whose process is gone is taken over at once, as on disk.
+ * several machines (docs/CRON.md, "The lock in a store"). It is a lease
+ * (s3-lease.ts). How it is taken depends on the store, probed once per
+ * process and store with one conditional PUT (objects.ts):
  *
- * A holder whose rewrite is refused has lost the lock (it was stalled longer
- * than the lease): verify() then fails. Every write of the state verifies
- * first (run-state.ts), so the run stops before it writes the state again.
+ * - a store that honours conditional writes (S3, MinIO, R2): `STATE.lock` is
+ *   created with `If-None-Match: *`, which the store refuses (412) when the
+ *   object exists, so of two runs only one creates it; the holder rewrites it
+ *   with `If-Match` its own ETag, and a stale lock is taken over with
+ *   `If-Match` the ETag read, so of two runs finding it only one gets it;
+ * - a store that ignores them (s3rver, older MinIO, some gateways answer 200
+ *   to a conditional PUT on an existing key): s3-token-lock.ts.
+ *
+ * A holder whose lock is no longer its own fails verify(). Every write of the
+ * state verifies first (run-state.ts), as does the removal of staged files
+ * another run left (commit.ts), so the run stops before either.
  */
-import { hostname } from 'node:os';
-import { NewsError } from '../../api/errors.js';
-import type { StoredText } from '../../output/s3/objects.js';
+import { endpointFromEnv } from '../../output/s3/client.js';
+import { getText, honoursConditionalWrites, putText, remove } from '../../output/s3/objects.js';
+import { parseS3Url } from '../../output/s3/url.js';
 import {
   type LockInfo,
   LockHeldError,
   type StateLock,
-  alive,
   lockHeld,
+  lockInfoOf,
   lockPathFor,
   parseLock,
 } from './lock-info.js';
+import { LEASE_MS, heldHint, holding, isStaleLease, lostLock } from './s3-lease.js';
+import { SETTLE_MS, acquireByToken } from './s3-token-lock.js';
 
-/** A lock not rewritten for this long is a dead run's. */
-export const LEASE_MS = 5 * 60_000;
-/** How often the holder rewrites it: several times within a lease. */
-export const RENEW_MS = 60_000;
+export { LEASE_MS, RENEW_MS, isStaleLease } from './s3-lease.js';
 
-/** Whether a lock read from the store may be taken over at `now`. */
-export function isStaleLease(
-  info: LockInfo | undefined,
-  lastModified: Date | undefined,
+/** The stores probed in this process (endpoint and bucket): whether each honours conditional writes. */
+const probed = new Map<string, Promise<boolean>>();
+
+/**
+ * Takes the lock on a state in a store. `notice` hears, once per store and
+ * process, that the store ignores conditional writes.
+ */
+export async function acquireStoreLock(
+  stateFile: string,
   now: Date,
-): boolean {
-  if (info !== undefined && info.host === hostname() && !alive(info.pid)) return true;
-  if (lastModified === undefined) return false;
-  return now.getTime() - lastModified.getTime() > LEASE_MS;
+  notice?: (message: string) => void,
+): Promise<StateLock> {
+  const path = lockPathFor(stateFile);
+  const endpoint = endpointFromEnv();
+  const store = `${endpoint ?? ''} ${parseS3Url(stateFile).bucket}`;
+  let probe = probed.get(store);
+  const first = probe === undefined;
+  if (probe === undefined) {
+    probe = honoursConditionalWrites(`${path}.probe`);
+    probed.set(store, probe);
+    probe.catch(() => probed.delete(store));
+  }
+  if (await probe) return acquireConditional(stateFile, now);
+  if (first) {
+    notice?.(
+      `the store${endpoint === undefined ? '' : ` at ${endpoint}`} ignores conditional writes (it let a PUT with If-None-Match: * replace an object): the lock on ${stateFile} is taken by writing a token and reading it back ${SETTLE_MS / 1000} s later, and read again before each step another run could clash with`,
+    );
+  }
+  return acquireByToken(stateFile, now);
 }
 
-export async function acquireStoreLock(stateFile: string, now: Date): Promise<StateLock> {
-  const { getText, putText, remove } = await import('../../output/s3/objects.js');
+async function acquireConditional(stateFile: string, now: Date): Promise<StateLock> {
   const path = lockPathFor(stateFile);
-  const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
+  const mine: LockInfo = lockInfoOf(now);
   const body = `${JSON.stringify(mine)}\n`;
   let etag: string | undefined;
   for (let attempt = 0; attempt < 3 && etag === undefined; attempt++) {
     etag = await putText(path, body, { ifNoneMatch: '*' });
     if (etag !== undefined) break;
-    const found: StoredText | undefined = await getText(path);
+    const found = await getText(path);
     if (found === undefined) continue; // released meanwhile: try to create it again
     const info = parseLock(found.text);
     if (!isStaleLease(info, found.lastModified, new Date())) {
-      throw lockHeld(
-        stateFile,
-        info ?? { pid: 0, host: 'an unknown host', since: 'an unknown time' },
-        `if no such run exists, remove ${path}; a lock not renewed for ${LEASE_MS / 60_000} minutes is taken over`,
-      );
+      throw lockHeld(stateFile, info, heldHint(path));
     }
     if (found.etag !== undefined) etag = await putText(path, body, { ifMatch: found.etag });
   }
   if (etag === undefined) {
     throw new LockHeldError(`could not take the lock ${path}: other runs keep taking it`);
   }
-
-  let held: string | undefined = etag;
-  let lost: Error | undefined;
-  let renewing: Promise<void> = Promise.resolve();
-  const renew = async (): Promise<void> => {
-    if (held === undefined) return;
-    try {
-      const next = await putText(path, body, { ifMatch: held });
-      if (next === undefined) {
-        held = undefined;
-        lost = new NewsError(`the lock on ${stateFile} was taken over by another run`, {
-          hint: `this run was stalled longer than the lease (${LEASE_MS / 60_000} minutes); nothing of it was recorded`,
-        });
-      } else held = next;
-    } catch {
-      // The store did not answer: the next tick tries again, well within the lease.
+  let held = etag;
+  const renew = async (): Promise<Error | undefined> => {
+    const next = await putText(path, body, { ifMatch: held });
+    if (next !== undefined) {
+      held = next;
+      return undefined;
     }
+    return lostLock(
+      stateFile,
+      await getText(path).catch(() => undefined),
+      `this run was stalled longer than the lease (${LEASE_MS / 60_000} minutes); nothing more of it is recorded`,
+    );
   };
-  const timer = setInterval(() => {
-    renewing = renewing.then(renew);
-  }, RENEW_MS);
-  timer.unref();
-  let released = false;
-  return {
-    path,
-    async verify() {
-      renewing = renewing.then(renew);
-      await renewing;
-      if (lost !== undefined) throw lost;
-    },
-    async release() {
-      if (released) return;
-      released = true;
-      clearInterval(timer);
-      await renewing;
-      if (held !== undefined) await remove(path).catch(() => undefined);
-    },
-  };
+  return holding(path, { renew, check: renew, remove: () => remove(path) });
 }

@@ -10,11 +10,13 @@ import { resolveOutputTarget } from '../../output/atomic-file-sink.js';
 import type { ApiRecord } from '../../output/types.js';
 import { chooseFormat, exportOptionsFor, exportPages } from '../lists/export-pages.js';
 import { type ProgressLine, counted } from '../reporter.js';
-import { StagedRun } from './commit.js';
+import { STAGING, StagedRun } from './commit.js';
 import type { CronListRequest } from './cron-request.js';
 import { exportPartitioned } from './partitioned-export.js';
 import { type RunState, commitRunState } from './run-state.js';
 import { hasTemplate } from './output-template.js';
+import { PARTITION_COLUMN } from './partition.js';
+import { parseS3Url } from '../../output/s3/url.js';
 import { dirOf, fileExists, isS3Url, joinPath, nameOf } from './storage.js';
 
 export interface OutputStep {
@@ -56,6 +58,12 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
   }
 
   const root = single?.root ?? output!;
+  if (partitioned && isS3Url(root) && parseS3Url(root).key === '') {
+    const column = PARTITION_COLUMN[cron.partitionBy!];
+    runtime.report.notice(
+      `${root} is the root of the bucket: the data set's folders (${column}=…/) and its ${STAGING}/ go beside whatever else the bucket holds; -o ${joinPath(root, 'news')}/ keeps it under a prefix of its own`,
+    );
+  }
   const state =
     cron.state === undefined
       ? undefined
@@ -79,8 +87,9 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
       const options = exportOptionsFor(runtime, format, path, req.kind, title);
       records = (await exportRecords(pages, { ...options, onUploaded })).records;
     }
+    // The line stays up while the files are published: a store's copies take a while.
+    await staged.commit(step.nextState(), (done, total) => progress.publishing(done, total));
     progress.done();
-    await staged.commit(step.nextState());
   } catch (error) {
     await staged.discard();
     throw error;

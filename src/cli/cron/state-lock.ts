@@ -10,13 +10,14 @@ import { hostname } from 'node:os';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UsageError } from '../../api/errors.js';
-import { isS3Url } from '../../output/s3/url.js';
+import { checkStateUrl, isS3Url } from '../../output/s3/url.js';
 import {
   type LockInfo,
   LockHeldError,
   type StateLock,
   alive,
   lockHeld,
+  lockInfoOf,
   lockPathFor,
   parseLock,
 } from './lock-info.js';
@@ -38,9 +39,17 @@ function isStale(info: LockInfo | undefined): boolean {
 /** The locks this process holds, by state file: every write of a state checks its lock first. */
 const held = new Map<string, StateLock>();
 
-export async function acquireLock(stateFile: string, now: Date): Promise<StateLock> {
+/**
+ * Takes the lock on a state file. `notice` hears what the user should know
+ * about it (a store that ignores conditional writes, once).
+ */
+export async function acquireLock(
+  stateFile: string,
+  now: Date,
+  notice?: (message: string) => void,
+): Promise<StateLock> {
   const lock = isS3Url(stateFile)
-    ? await (await import('./s3-lock.js')).acquireStoreLock(stateFile, now)
+    ? await (await import('./s3-lock.js')).acquireStoreLock(checkStateUrl(stateFile), now, notice)
     : await acquireFileLock(stateFile, now);
   const mine: StateLock = {
     path: lock.path,
@@ -66,7 +75,7 @@ export async function verifyLockOn(stateFile: string): Promise<void> {
 
 async function acquireFileLock(stateFile: string, now: Date): Promise<StateLock> {
   const path = lockPathFor(stateFile);
-  const mine: LockInfo = { pid: process.pid, host: hostname(), since: now.toISOString() };
+  const mine = lockInfoOf(now);
   // A cron line may name a directory that does not exist yet, as -o may.
   await mkdir(dirname(path), { recursive: true }).catch(() => undefined);
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -44,9 +44,10 @@ export async function openStreamState(
   spec: RequestSpec,
   reset: boolean,
   now: () => Date,
+  notice?: (message: string) => void,
 ): Promise<StreamState> {
   const identity: RequestSpec = { ...spec, path: STREAM_PATH };
-  const lock = await acquireLock(file, now());
+  const lock = await acquireLock(file, now(), notice);
   try {
     let state: RunState | undefined = startingState(
       file,

@@ -221,6 +221,7 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
           spec,
           options.stateReset,
           () => runtime.io.now(),
+          (m) => runtime.report.notice(m),
         );
   const startAfter = state?.lastEventId ?? options.lastEventId;
   // Opened once the server accepted the connection; awaited before the first write.

@@ -34,7 +34,8 @@ export type PutCondition = { ifNoneMatch: '*' } | { ifMatch: string };
 
 /**
  * Writes the object whole (a PUT is atomic: readers see the old or the new).
- * With a condition, returns undefined when the store refused it (412).
+ * With a condition, returns undefined when the store refused it (412, or
+ * 404 for `If-Match` on an object that is gone).
  */
 export async function putText(
   url: string,
@@ -59,9 +60,33 @@ export async function putText(
     );
     return out.ETag ?? '';
   } catch (error) {
+    // Refused; `If-Match` on an object gone since is refused as well (S3 answers 404).
     if (condition !== undefined && isPreconditionFailed(error)) return undefined;
+    if (condition !== undefined && 'ifMatch' in condition && isMissingObject(error)) {
+      return undefined;
+    }
     throw await storeError(error, condition === undefined ? 'write' : 'lock', url);
   }
+}
+
+const PROBE_TEXT = `${JSON.stringify({
+  written_by: 'news',
+  why: 'a conditional PUT (If-None-Match: *) on this object tells whether the store refuses one on an existing key, as the lock beside it needs (docs/CRON.md, "The lock in a store"); it may be removed',
+})}\n`;
+
+/**
+ * Whether the store refuses `PUT If-None-Match: *` on a key that exists, as
+ * S3, MinIO and R2 do (412), or writes it anyway, as s3rver, older MinIO and
+ * some gateways do. The probe object is left in place, so once it exists
+ * this is one request: refused, or written over (then the store ignores the
+ * condition). Its first PUT cannot tell (the key may not have existed), so a
+ * written one is tried again.
+ */
+export async function honoursConditionalWrites(probeUrl: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if ((await putText(probeUrl, PROBE_TEXT, { ifNoneMatch: '*' })) === undefined) return true;
+  }
+  return false;
 }
 
 export async function exists(url: string): Promise<boolean> {
@@ -184,19 +209,21 @@ export async function checkBucket(url: string): Promise<void> {
   try {
     await client.send(new sdk.HeadBucketCommand({ Bucket: bucket }));
   } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    const metadata = (error as { $metadata?: { httpStatusCode?: number; requestId?: string } })
+      .$metadata;
+    const status = metadata?.httpStatusCode;
     if (status === 403 || status === 301) return;
-    const mapped = await storeError(
+    // A HEAD answer has no body, so no code: a 404 of the bucket is NoSuchBucket (request id kept).
+    throw await storeError(
       status === 404
         ? Object.assign(new Error(), {
             name: 'NoSuchBucket',
             Code: 'NoSuchBucket',
-            $metadata: { httpStatusCode: 404 },
+            $metadata: metadata,
           })
         : error,
       'write',
       url,
     );
-    throw mapped;
   }
 }

@@ -8,15 +8,22 @@
  * disk, memory stays what the same export into a local folder takes, and
  * the temporary files take what the data set does (in the OS temp folder,
  * TMPDIR). Nothing exists at the key until the upload completes; abort()
- * and commit() remove the temporary file (a kill -9 leaves it in TMPDIR).
+ * and commit() remove the temporary file.
+ *
+ * The files of one process share one folder, `news-upload-PID-XXXXXX`,
+ * removed when its last file goes. A process killed with kill -9 leaves it:
+ * the next process that spools removes every such folder whose process is
+ * gone (and those of versions that named them without the pid, once a day
+ * old), so leftovers never pile up.
  */
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { StreamSink } from '../sink.js';
 import { NewsError } from '../../api/errors.js';
+import { processGone } from '../atomic-file-sink.js';
 import { type UploadOptions, gzipped, uploadObject } from './upload-sink.js';
 import { parseObjectUrl } from './url.js';
 
@@ -25,6 +32,74 @@ export const UPLOADS_AT_ONCE = 4;
 
 let running = 0;
 const waiting: (() => void)[] = [];
+
+/** Every spool folder starts so; then `PID-` and mkdtemp's six characters. */
+export const SPOOL_PREFIX = 'news-upload-';
+/** A folder named the old way (no pid) is taken for a leftover once it is this old. */
+const UNNAMED_LEFTOVER_MS = 24 * 3600_000;
+
+let swept = false;
+let folder: Promise<string> | undefined;
+let files = 0;
+let next = 0;
+
+/**
+ * Removes the spool folders of processes that are gone, once per process.
+ * Best effort: a folder that cannot be read or removed is no reason to fail.
+ */
+export async function sweepSpoolLeftovers(dir = tmpdir()): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(SPOOL_PREFIX)) continue;
+    const path = join(dir, name);
+    const pid = /^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(SPOOL_PREFIX.length))?.[1];
+    try {
+      if (pid !== undefined) {
+        if (Number(pid) === process.pid || !processGone(Number(pid))) continue;
+      } else if (Date.now() - (await stat(path)).mtimeMs < UNNAMED_LEFTOVER_MS) {
+        continue;
+      }
+      await rm(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+/** A new file in this process's spool folder, made (after the sweep) on first use. */
+async function spoolFile(url: string): Promise<string> {
+  files++;
+  try {
+    if (folder === undefined) {
+      const sweep = swept ? Promise.resolve() : sweepSpoolLeftovers().then(() => undefined);
+      swept = true;
+      folder = sweep.then(() => mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`)));
+      folder.catch(() => undefined);
+    }
+    return join(await folder, `${++next}`);
+  } catch (error) {
+    await releaseSpoolFile(undefined);
+    throw localError(error, url);
+  }
+}
+
+/** Removes a spool file; the folder goes with the last one. */
+async function releaseSpoolFile(file: string | undefined): Promise<void> {
+  if (file !== undefined) await rm(file, { force: true });
+  files--;
+  if (files > 0 || folder === undefined) return;
+  const done = folder;
+  folder = undefined;
+  await done.then((path) => rm(path, { recursive: true, force: true })).catch(() => undefined);
+}
 
 /** Runs `task` when fewer than UPLOADS_AT_ONCE uploads are going. */
 export async function queued<T>(task: () => Promise<T>): Promise<T> {
@@ -44,7 +119,7 @@ export class S3SpooledSink extends StreamSink {
   private constructor(
     target: Writable,
     private readonly file: WriteStream,
-    private readonly folder: string,
+    private readonly spooled: string,
     readonly path: string,
     private readonly options: UploadOptions,
   ) {
@@ -56,18 +131,16 @@ export class S3SpooledSink extends StreamSink {
 
   static async open(url: string, options: UploadOptions = {}): Promise<S3SpooledSink> {
     parseObjectUrl(url);
-    const folder = await mkdtemp(join(tmpdir(), 'news-upload-')).catch((error: unknown) => {
-      throw localError(error, url);
-    });
+    const spooled = await spoolFile(url);
     try {
-      const file = createWriteStream(join(folder, 'object'), { flags: 'wx', mode: 0o600 });
+      const file = createWriteStream(spooled, { flags: 'wx', mode: 0o600 });
       await new Promise<void>((ok, fail) => {
         file.once('open', () => ok());
         file.once('error', fail);
       });
-      return new S3SpooledSink(gzipped(url, file), file, folder, url, options);
+      return new S3SpooledSink(gzipped(url, file), file, spooled, url, options);
     } catch (error) {
-      await rm(folder, { recursive: true, force: true });
+      await releaseSpoolFile(spooled);
       throw localError(error, url);
     }
   }
@@ -88,7 +161,7 @@ export class S3SpooledSink extends StreamSink {
       );
       this.done = true;
     } finally {
-      await rm(this.folder, { recursive: true, force: true });
+      await this.release();
     }
   }
 
@@ -98,7 +171,16 @@ export class S3SpooledSink extends StreamSink {
     this.discard();
     (this.target as Writable).destroy();
     this.file.destroy();
-    await rm(this.folder, { recursive: true, force: true });
+    await this.release();
+  }
+
+  private released = false;
+
+  /** The temporary file goes once, whether the sink commits, fails or aborts. */
+  private async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await releaseSpoolFile(this.spooled);
   }
 }
 

@@ -43,6 +43,22 @@ export function parseObjectUrl(url: string): S3Location {
   return location;
 }
 
+/**
+ * `--state s3://…` names an object: `s3://acme-news` or `s3://acme-news/en/`
+ * would put the state and its lock at odd keys, so they are refused naming
+ * what the user typed.
+ */
+export function checkStateUrl(url: string): string {
+  const { bucket, key } = parseS3Url(url);
+  if (key === '' || key.endsWith('/')) {
+    throw new UsageError(
+      `--state ${url} names ${key === '' ? 'a bucket' : 'a folder'}, not an object`,
+      { hint: `name the state object, e.g. --state s3://${bucket}/${key}news.state.json` },
+    );
+  }
+  return url;
+}
+
 export function s3Url(location: S3Location): string {
   return `${S3_SCHEME}${location.bucket}/${location.key}`;
 }
