@@ -110,8 +110,11 @@ export function fileProblem(action: FileAction, path: string, error: unknown): F
     case 'EBUSY':
     case 'ETXTBSY':
       return say('the file is busy');
-    case 'EEXIST':
-      return say('it already exists');
+    case 'EEXIST': {
+      // mkdir -p answers EEXIST when a file stands where a directory must be.
+      const file = fileInTheWay(resolve(path));
+      return say(file === undefined ? 'it already exists' : `${file} is not a directory`);
+    }
     case 'EINVAL':
       return say(
         'the file system refused the name or the operation',

@@ -180,4 +180,43 @@ describe('file errors in plain words, on each path', () => {
       'error: cannot write the output: the disk is full (ENOSPC)\n',
     );
   });
+
+  it('--state under a file: the path part that is not a directory, in words (exit 2)', async () => {
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    const r = await runCli([
+      'search',
+      ...QUIET,
+      '--state',
+      join(file, 'st.json'),
+      '-o',
+      join(dir, 's.jsonl'),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: cannot use --state ${join(file, 'st.json')}: ${file} is not a directory (ENOTDIR)\n` +
+        'hint: point --state at a file in a directory you can write\n',
+    );
+  });
+
+  it('--log-file that cannot be appended to: a warning in words, the export still written', async () => {
+    const file = join(dir, 'log-file-under');
+    writeFileSync(file, 'x');
+    const out = join(dir, 'logged.jsonl');
+    const r = await runCli([
+      'search',
+      ...QUIET,
+      '--limit',
+      '2',
+      '--log-file',
+      join(file, 'log.jsonl'),
+      '-o',
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `warning: could not append to --log-file ${join(file, 'log.jsonl')}: ${file} is not a directory (EEXIST)\n`,
+    );
+    expect(existsSync(out)).toBe(true);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
+import { fileProblem } from '../../output/file-errors.js';
 import { isS3Url } from '../../output/s3/url.js';
 import { dirname } from 'node:path';
 import type { CommandInput } from '../command-spec.js';
@@ -124,9 +125,8 @@ export function withRunLog(
         await mkdir(dirname(file), { recursive: true });
         await appendFile(file, `${JSON.stringify(line)}\n`, { flag: 'a' });
       } catch (logError) {
-        runtime.report.warn(
-          `could not append to --log-file ${file}: ${(logError as Error).message}`,
-        );
+        const { reason } = fileProblem('write', file, logError);
+        runtime.report.warn(`could not append to --log-file ${file}: ${reason}`);
       }
     }
   };

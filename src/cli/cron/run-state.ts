@@ -94,7 +94,7 @@ export async function loadRunState(file: string): Promise<RunState | undefined> 
     text = await readText(file);
   } catch (error) {
     if (error instanceof NewsError) throw error;
-    throw unusableState(file, (error as NodeJS.ErrnoException).code ?? String(error));
+    throw unusableState(file, error);
   }
   if (text === undefined) return undefined;
   let parsed: unknown;

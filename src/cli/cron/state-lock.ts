@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UsageError } from '../../api/errors.js';
+import { fileProblem } from '../../output/file-errors.js';
 import { checkStateUrl, isS3Url } from '../../output/s3/url.js';
 import {
   type LockInfo,
@@ -99,7 +100,7 @@ async function acquireFileLock(stateFile: string, now: Date): Promise<StateLock>
       };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw unusableState(stateFile, code ?? String(error));
+      if (code !== 'EEXIST') throw unusableState(stateFile, error);
     }
     const info = await readLock(path);
     if (!isStale(info)) throw lockHeld(stateFile, info!, `if no such run exists, remove ${path}`);
@@ -116,8 +117,9 @@ async function acquireFileLock(stateFile: string, now: Date): Promise<StateLock>
 }
 
 /** A state path that cannot be used (a directory, no permission): the user's to fix, exit 2. */
-export function unusableState(stateFile: string, code: string): UsageError {
-  return new UsageError(`cannot use --state ${stateFile} (${code})`, {
-    hint: 'point --state at a file in a directory you can write',
+export function unusableState(stateFile: string, error: unknown): UsageError {
+  const { reason, hint } = fileProblem('open', stateFile, error);
+  return new UsageError(`cannot use --state ${stateFile}: ${reason}`, {
+    hint: hint ?? 'point --state at a file in a directory you can write',
   });
 }

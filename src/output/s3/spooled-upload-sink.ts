@@ -24,6 +24,7 @@ import type { Writable } from 'node:stream';
 import { StreamSink } from '../sink.js';
 import { NewsError } from '../../api/errors.js';
 import { processGone } from '../atomic-file-sink.js';
+import { fileProblem } from '../file-errors.js';
 import { type UploadOptions, gzipped, uploadObject } from './upload-sink.js';
 import { parseObjectUrl } from './url.js';
 
@@ -186,8 +187,8 @@ export class S3SpooledSink extends StreamSink {
 
 /** The temporary file failed (a full disk): the line names the folder, not the store. */
 function localError(error: unknown, url: string): Error {
-  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new NewsError(`cannot stage ${url} in ${tmpdir()} before its upload (${code})`, {
+  const { reason } = fileProblem('write', tmpdir(), error);
+  return new NewsError(`cannot stage ${url} in ${tmpdir()} before its upload: ${reason}`, {
     hint: 'the partitions of a data set written to a store wait in the temporary folder until each is whole: point TMPDIR at a folder with room',
   });
 }
