@@ -3,7 +3,7 @@
  * memory of a process read from /proc, and the built CLI run in its own
  * process. Figures are medians of runs (bench/README.md, "method").
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -52,4 +52,41 @@ export function runNews(args, { env = process.env, killAfterMs } = {}) {
       resolve({ code, signal, stderr });
     });
   });
+}
+
+/**
+ * Wall milliseconds of `node ARGS` run to its end, stdout and stderr pipes
+ * read and dropped (a closed stdout is an error for the CLI); throws on a
+ * non-zero exit.
+ */
+export function timeNode(args, { env = process.env } = {}) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * `node ARGS` against a bare `node -e 0`, in `runs` pairs (the reference
+ * first, the command right after it, so a busy moment of the machine hits
+ * both), after one unmeasured run that warms the file cache. Returns each
+ * side's times and the per-pair ratios; report the median of the ratios.
+ */
+export function pairedWithNode(args, { runs = 15, env = process.env } = {}) {
+  timeNode(args, { env });
+  const ms = [];
+  const ref = [];
+  const ratios = [];
+  for (let i = 0; i < runs; i++) {
+    const a = timeNode(['-e', '0'], { env });
+    const b = timeNode(args, { env });
+    ref.push(a);
+    ms.push(b);
+    ratios.push(b / a);
+  }
+  return { ms, ref, ratios };
 }

@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+/**
+ * Issue 31, the mock: each figure against its yardstick, measured side by
+ * side in one run, medians (bench/README.md, "Issue 31: the mock").
+ *
+ * 1. start: `news mock serve --articles N` until its first answer to a
+ *    filtered count, against `node -e 0` run just before each start.
+ * 2. search: the same server under five-filter searches (400 different ones
+ *    in turn, bench/mock-searches.mjs; default per_page and sort) from a
+ *    load generator in its own process (bench/mock-load.mjs, C connections),
+ *    against a no-work `node:http` server in its own process sending the
+ *    same answer bytes (bench/mock-nowork.mjs), the two alternated.
+ * 3. cli: `news count --mock` and `news search --mock` (one page) against
+ *    `node -e 0` in pairs (bench/lib.mjs, `pairedWithNode`).
+ *
+ * Needs `npm run build`; Linux (/proc). Prints a Markdown table; exits 1
+ * when a goal is missed.
+ * Usage: node bench/mock-ratios.mjs [--only start,search,cli] [--articles 100000]
+ *        [--starts 3] [--rounds 3] [--seconds 5] [--connections 10] [--runs 15]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fiveFilterSearches } from './mock-searches.mjs';
+import { BIN, median, numberOption, option, pairedWithNode, procMemory, timeNode } from './lib.mjs';
+
+const ONLY = option('only', 'start,search,cli').split(',');
+const ARTICLES = numberOption('articles', 100_000);
+const STARTS = numberOption('starts', 3);
+const ROUNDS = numberOption('rounds', 3);
+const SECONDS = numberOption('seconds', 5);
+const CONNECTIONS = numberOption('connections', 10);
+const RUNS = numberOption('runs', 15);
+const NOW = '2026-03-15T12:00:00Z';
+const here = (name) => fileURLToPath(new URL(name, import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'news-mock-ratios-'));
+
+/** A child process that prints its URL on stdout; resolves once it has, with the ms it took. */
+function spawnServer(args, env = process.env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], env });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve({ child, url: out.trim(), started, ms: performance.now() - started });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+async function stop(server) {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+const mockServe = (env) =>
+  spawnServer(
+    [BIN, 'mock', 'serve', '--port', '0', '--now', NOW, '--no-rate-limit', '--articles', String(ARTICLES)],
+    env,
+  );
+
+/** GET or POST over node:http (no client library to warm up): status, headers, body. */
+function call(url, { method = 'GET', body, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { 'x-api-key': 'api_live_mock_pro', ...headers } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const rows = [];
+let missed = false;
+function report(figure, measured, yardstick, ratio, goal, ok, command) {
+  missed ||= !ok;
+  rows.push(`| ${figure} | ${measured} | ${yardstick} | **${ratio}** | ${goal}${ok ? ' met' : ' **missed**'} | \`${command}\` |`);
+}
+const list = (xs, digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
+
+/** 1. Until the first answer to a filtered count, each start after a `node -e 0`. */
+async function startFigure(label, env, prepare) {
+  const ms = [];
+  const ref = [];
+  const ratios = [];
+  for (let i = 0; i < STARTS; i++) {
+    prepare?.();
+    const a = timeNode(['-e', '0']);
+    const server = await mockServe(env);
+    try {
+      const answer = await call(`${server.url}/v1/news/count?language.code=en&sentiment.overall.polarity=positive`);
+      if (answer.status !== 200) throw new Error(`count answered ${answer.status}`);
+      const b = performance.now() - server.started;
+      ref.push(a);
+      ms.push(b);
+      ratios.push(b / a);
+    } finally {
+      await stop(server);
+    }
+  }
+  const ratio = median(ratios);
+  report(
+    `\`mock serve --articles ${ARTICLES}\`: first answer to a filtered count${label}`,
+    `${median(ms).toFixed(0)} ms (${list(ms, 0)})`,
+    `\`node -e 0\` ${median(ref).toFixed(0)} ms`,
+    `${ratio.toFixed(1)}×`,
+    '≤ 25×',
+    ratio <= 25,
+    `node bench/mock-ratios.mjs --only start --starts ${STARTS}`,
+  );
+}
+
+/** 2. Five-filter searches, 400 in turn: the mock's rate against a no-work server's. */
+async function searchFigure() {
+  const searches = fiveFilterSearches(400, NOW).map((b) => JSON.stringify(b));
+  const bodiesFile = join(dir, 'bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(searches));
+  const mock = await mockServe();
+  let nowork;
+  try {
+    // Every search once: the answers the no-work server will send back.
+    const answers = [];
+    let results = 0;
+    for (const body of searches) {
+      const a = await call(`${mock.url}/v1/news/everything`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      if (a.status !== 200) throw new Error(`search answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
+      results += JSON.parse(a.body.toString()).results.length;
+      const headers = Object.fromEntries(
+        Object.entries(a.headers).filter(([k]) => !['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k)),
+      );
+      answers.push([body, a.status, headers, a.body.toString('base64')]);
+    }
+    const bytes = answers.reduce((n, a) => n + Buffer.byteLength(a[3], 'base64'), 0);
+    const answersFile = join(dir, 'answers.json');
+    writeFileSync(answersFile, JSON.stringify(answers));
+    nowork = await spawnServer([here('./mock-nowork.mjs'), answersFile]);
+    const load = (url) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [here('./mock-load.mjs'), `${url}/v1/news/everything`, bodiesFile, '--connections', String(CONNECTIONS), '--seconds', String(SECONDS)],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        child.stdout.on('data', (c) => (out += c));
+        child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`))));
+      });
+    const mockRates = [];
+    const noworkRates = [];
+    const ratios = [];
+    const cpu = [];
+    let failed = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first, so that neither always meets the same moment.
+      const order = r % 2 === 0 ? ['mock', 'nowork'] : ['nowork', 'mock'];
+      const rate = {};
+      for (const which of order) {
+        const server = which === 'mock' ? mock : nowork;
+        const before = cpuSeconds(server.child.pid);
+        const result = await load(server.url);
+        failed += result.failed;
+        rate[which] = result.requests / result.seconds;
+        if (which === 'mock') cpu.push((cpuSeconds(server.child.pid) - before) / result.requests);
+      }
+      mockRates.push(rate.mock);
+      noworkRates.push(rate.nowork);
+      ratios.push(rate.mock / rate.nowork);
+    }
+    const m = procMemory(mock.child.pid);
+    const ratio = median(ratios);
+    report(
+      `the same server: five-filter searches (400 in turn; on average ${(results / 400).toFixed(1)} results, ${(bytes / 400 / 1024).toFixed(0)} KB an answer), ${CONNECTIONS} connections, ${SECONDS} s`,
+      `${median(mockRates).toFixed(0)} req/s (${list(mockRates, 0)}); ${(median(cpu) * 1000).toFixed(2)} ms of server CPU a search; RSS ${m.rss.toFixed(0)} MB, peak ${m.peak.toFixed(0)} MB; non-200: ${failed}`,
+      `no-work \`node:http\` server, same answers: ${median(noworkRates).toFixed(0)} req/s (${list(noworkRates, 0)})`,
+      `${ratio.toFixed(2)}×`,
+      '≥ 0.25×',
+      ratio >= 0.25 && failed === 0,
+      `node bench/mock-ratios.mjs --only search --rounds ${ROUNDS}`,
+    );
+  } finally {
+    await stop(mock);
+    if (nowork) await stop(nowork);
+  }
+}
+
+/** 3. The in-process mock's one-shot commands against `node -e 0`. */
+function cliFigures() {
+  const cases = [
+    ['news count --mock --language-code en', ['count', '--mock', '--language-code', 'en'], 2.0],
+    ['news search --mock --title rate --per-page 10 -f json', ['search', '--mock', '--title', 'rate', '--per-page', '10', '-f', 'json'], 2.5],
+  ];
+  for (const [name, args, goal] of cases) {
+    const r = pairedWithNode([BIN, ...args], { runs: RUNS, env: { ...process.env, NO_COLOR: '1' } });
+    const ratio = median(r.ratios);
+    report(
+      `\`${name}\``,
+      `${median(r.ms).toFixed(0)} ms`,
+      `\`node -e 0\` ${median(r.ref).toFixed(0)} ms`,
+      `${ratio.toFixed(2)}×`,
+      `≤ ${goal}×`,
+      ratio <= goal,
+      `node bench/mock-ratios.mjs --only cli --runs ${RUNS}`,
+    );
+  }
+}
+
+try {
+  if (ONLY.includes('start')) await startFigure('', process.env);
+  if (ONLY.includes('search')) await searchFigure();
+  if (ONLY.includes('cli')) cliFigures();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log('| figure | measured (median) | yardstick (median) | ratio | goal | command |');
+console.log('|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
+process.exitCode = missed ? 1 : 0;
