@@ -46,7 +46,8 @@ function spawnServer(args, env = process.env) {
     let out = '';
     child.stdout.on('data', (c) => {
       out += c.toString();
-      if (out.includes('\n')) resolve({ child, url: out.trim(), started, ms: performance.now() - started });
+      if (out.includes('\n'))
+        resolve({ child, url: out.trim(), started, ms: performance.now() - started });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
@@ -61,18 +62,35 @@ async function stop(server) {
 
 const mockServe = (env) =>
   spawnServer(
-    [BIN, 'mock', 'serve', '--port', '0', '--now', NOW, '--no-rate-limit', '--articles', String(ARTICLES)],
+    [
+      BIN,
+      'mock',
+      'serve',
+      '--port',
+      '0',
+      '--now',
+      NOW,
+      '--no-rate-limit',
+      '--articles',
+      String(ARTICLES),
+    ],
     env,
   );
 
 /** GET or POST over node:http (no client library to warm up): status, headers, body. */
 function call(url, { method = 'GET', body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers: { 'x-api-key': 'api_live_mock_pro', ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = httpRequest(
+      url,
+      { method, headers: { 'x-api-key': 'api_live_mock_pro', ...headers } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -88,7 +106,9 @@ const rows = [];
 let missed = false;
 function report(figure, measured, yardstick, ratio, goal, ok, command) {
   missed ||= !ok;
-  rows.push(`| ${figure} | ${measured} | ${yardstick} | **${ratio}** | ${goal}${ok ? ' met' : ' **missed**'} | \`${command}\` |`);
+  rows.push(
+    `| ${figure} | ${measured} | ${yardstick} | **${ratio}** | ${goal}${ok ? ' met' : ' **missed**'} | \`${command}\` |`,
+  );
 }
 const list = (xs, digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
 
@@ -102,7 +122,9 @@ async function startFigure(label, env, prepare) {
     const a = timeNode(['-e', '0']);
     const server = await mockServe(env);
     try {
-      const answer = await call(`${server.url}/v1/news/count?language.code=en&sentiment.overall.polarity=positive`);
+      const answer = await call(
+        `${server.url}/v1/news/count?language.code=en&sentiment.overall.polarity=positive`,
+      );
       if (answer.status !== 200) throw new Error(`count answered ${answer.status}`);
       const b = performance.now() - server.started;
       ref.push(a);
@@ -141,10 +163,13 @@ async function searchFigure() {
         body,
         headers: { 'content-type': 'application/json' },
       });
-      if (a.status !== 200) throw new Error(`search answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
+      if (a.status !== 200)
+        throw new Error(`search answered ${a.status}: ${a.body.toString().slice(0, 200)}`);
       results += JSON.parse(a.body.toString()).results.length;
       const headers = Object.fromEntries(
-        Object.entries(a.headers).filter(([k]) => !['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k)),
+        Object.entries(a.headers).filter(
+          ([k]) => !['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k),
+        ),
       );
       answers.push([body, a.status, headers, a.body.toString('base64')]);
     }
@@ -156,12 +181,22 @@ async function searchFigure() {
       new Promise((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          [here('./mock-load.mjs'), `${url}/v1/news/everything`, bodiesFile, '--connections', String(CONNECTIONS), '--seconds', String(SECONDS)],
+          [
+            here('./mock-load.mjs'),
+            `${url}/v1/news/everything`,
+            bodiesFile,
+            '--connections',
+            String(CONNECTIONS),
+            '--seconds',
+            String(SECONDS),
+          ],
           { stdio: ['ignore', 'pipe', 'inherit'] },
         );
         let out = '';
         child.stdout.on('data', (c) => (out += c));
-        child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`))));
+        child.once('exit', (code) =>
+          code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`)),
+        );
       });
     const mockRates = [];
     const noworkRates = [];
@@ -205,10 +240,17 @@ async function searchFigure() {
 function cliFigures() {
   const cases = [
     ['news count --mock --language-code en', ['count', '--mock', '--language-code', 'en'], 2.0],
-    ['news search --mock --title rate --per-page 10 -f json', ['search', '--mock', '--title', 'rate', '--per-page', '10', '-f', 'json'], 2.5],
+    [
+      'news search --mock --title rate --per-page 10 -f json',
+      ['search', '--mock', '--title', 'rate', '--per-page', '10', '-f', 'json'],
+      2.5,
+    ],
   ];
   for (const [name, args, goal] of cases) {
-    const r = pairedWithNode([BIN, ...args], { runs: RUNS, env: { ...process.env, NO_COLOR: '1' } });
+    const r = pairedWithNode([BIN, ...args], {
+      runs: RUNS,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const ratio = median(r.ratios);
     report(
       `\`${name}\``,

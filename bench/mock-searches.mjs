@@ -9,31 +9,51 @@
 
 /** Per language: its sources' countries, then per theme a category, a topic and title words its headlines use. */
 const LANGUAGES = [
-  ['en', ['US', 'GB', 'IN', 'AU', 'CA'], [
-    ['medtop:04000000', 'economy.interest-rates', ['interest', 'rates', 'bank', 'inflation']],
-    ['medtop:13000000', 'technology.artificial-intelligence', ['launches', 'artificial', 'intelligence', 'markets']],
-    ['medtop:11000000', 'politics.elections', ['protest', 'polls', 'against', 'thousands']],
-    ['medtop:15000000', 'sports.football', ['leads', 'comeback', 'record', 'ahead']],
-    ['medtop:07000000', 'health.public-health', ['health', 'pfizer', 'recalls']],
-    ['medtop:06000000', 'environment.climate-change', ['drought', 'farmers', 'river', 'united']],
-  ]],
-  ['de', ['DE', 'CH', 'AT'], [
-    ['medtop:04000000', 'economy.interest-rates', ['zinsen', 'experten', 'jetzt']],
-    ['medtop:13000000', 'technology.artificial-intelligence', ['intelligenz', 'kritik', 'sorgt']],
-    ['medtop:11000000', 'politics.elections', ['wahl', 'streit', 'pläne']],
-    ['medtop:15000000', 'sports.football', ['meisterschaft', 'neue']],
-  ]],
-  ['es', ['ES', 'MX', 'AR'], [
-    ['medtop:04000000', 'economy.interest-rates', ['tipos', 'interés', 'empresa']],
-    ['medtop:13000000', 'technology.artificial-intelligence', ['inteligencia', 'presenta']],
-    ['medtop:11000000', 'politics.elections', ['elecciones', 'plan']],
-    ['medtop:15000000', 'sports.football', ['liga', 'golpea']],
-  ]],
-  ['fr', ['FR', 'CA', 'CH', 'BE'], [
-    ['medtop:04000000', 'economy.interest-rates', ['taux', 'groupe', 'stratégie']],
-    ['medtop:13000000', 'technology.artificial-intelligence', ['artificielle', 'analystes']],
-    ['medtop:15000000', 'sports.football', ['championnat', 'critiques']],
-  ]],
+  [
+    'en',
+    ['US', 'GB', 'IN', 'AU', 'CA'],
+    [
+      ['medtop:04000000', 'economy.interest-rates', ['interest', 'rates', 'bank', 'inflation']],
+      [
+        'medtop:13000000',
+        'technology.artificial-intelligence',
+        ['launches', 'artificial', 'intelligence', 'markets'],
+      ],
+      ['medtop:11000000', 'politics.elections', ['protest', 'polls', 'against', 'thousands']],
+      ['medtop:15000000', 'sports.football', ['leads', 'comeback', 'record', 'ahead']],
+      ['medtop:07000000', 'health.public-health', ['health', 'pfizer', 'recalls']],
+      ['medtop:06000000', 'environment.climate-change', ['drought', 'farmers', 'river', 'united']],
+    ],
+  ],
+  [
+    'de',
+    ['DE', 'CH', 'AT'],
+    [
+      ['medtop:04000000', 'economy.interest-rates', ['zinsen', 'experten', 'jetzt']],
+      ['medtop:13000000', 'technology.artificial-intelligence', ['intelligenz', 'kritik', 'sorgt']],
+      ['medtop:11000000', 'politics.elections', ['wahl', 'streit', 'pläne']],
+      ['medtop:15000000', 'sports.football', ['meisterschaft', 'neue']],
+    ],
+  ],
+  [
+    'es',
+    ['ES', 'MX', 'AR'],
+    [
+      ['medtop:04000000', 'economy.interest-rates', ['tipos', 'interés', 'empresa']],
+      ['medtop:13000000', 'technology.artificial-intelligence', ['inteligencia', 'presenta']],
+      ['medtop:11000000', 'politics.elections', ['elecciones', 'plan']],
+      ['medtop:15000000', 'sports.football', ['liga', 'golpea']],
+    ],
+  ],
+  [
+    'fr',
+    ['FR', 'CA', 'CH', 'BE'],
+    [
+      ['medtop:04000000', 'economy.interest-rates', ['taux', 'groupe', 'stratégie']],
+      ['medtop:13000000', 'technology.artificial-intelligence', ['artificielle', 'analystes']],
+      ['medtop:15000000', 'sports.football', ['championnat', 'critiques']],
+    ],
+  ],
 ];
 const POLARITIES = ['positive', 'negative', 'neutral'];
 const DAY = 86_400_000;

@@ -1,4 +1,5 @@
 import type { Prepared } from './prepare.js';
+import { hasRow, intersect } from './row-sets.js';
 import type { DocFilter } from './types.js';
 
 /** Rows in index order (published_at descending): the whole index, or an entity's or a story's. */
@@ -33,6 +34,18 @@ function passes(filters: readonly DocFilter[], row: number): boolean {
   return true;
 }
 
+/** The request's filters for a scan: one bitmap (or none) and the predicates left. */
+function scanFilters(
+  prepared: Prepared,
+  extra: readonly DocFilter[],
+): { bits: Uint32Array | undefined; filters: DocFilter[] } {
+  const { sets, rest } = prepared.scan;
+  return {
+    bits: intersect(sets, prepared.table.rows),
+    filters: extra.length === 0 ? [...rest] : [...extra, ...rest],
+  };
+}
+
 /**
  * The candidates matching every filter, in the candidates' order. `rows` must
  * be sorted by published_at descending (the index's order, and an entity's or
@@ -46,23 +59,26 @@ export function select(
   extra: readonly DocFilter[] = [],
   stopAfter = Number.POSITIVE_INFINITY,
 ): number[] {
-  const filters = [...extra, ...prepared.filters];
+  const { bits, filters } = scanFilters(prepared, extra);
   const [begin, end] = dateRange(prepared, rows);
   const out: number[] = [];
   for (let i = begin; i < end && out.length < stopAfter; i++) {
     const row = rows[i] as number;
-    if (passes(filters, row)) out.push(row);
+    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row)) out.push(row);
   }
   return out;
 }
 
 /** How many candidates match every filter, without collecting them (/v1/news/count). */
 export function countMatches(prepared: Prepared, rows: Candidates): number {
-  const filters = prepared.filters;
+  const { bits, filters } = scanFilters(prepared, []);
   const [begin, end] = dateRange(prepared, rows);
-  if (filters.length === 0) return Math.max(0, end - begin);
+  if (filters.length === 0 && bits === undefined) return Math.max(0, end - begin);
   let count = 0;
-  for (let i = begin; i < end; i++) if (passes(filters, rows[i] as number)) count++;
+  for (let i = begin; i < end; i++) {
+    const row = rows[i] as number;
+    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row)) count++;
+  }
   return count;
 }
 
@@ -78,7 +94,7 @@ export function selectRows(
   rows: Candidates,
   extra: readonly DocFilter[] = [],
 ): Int32Array {
-  const filters = [...extra, ...prepared.filters];
+  const { bits, filters } = scanFilters(prepared, extra);
   const [begin, end] = dateRange(prepared, rows);
   if (rowsBuffer.length < end - begin)
     rowsBuffer = new Int32Array(Math.max(end - begin, rows.length));
@@ -86,7 +102,7 @@ export function selectRows(
   let k = 0;
   for (let i = begin; i < end; i++) {
     const row = rows[i] as number;
-    if (passes(filters, row)) out[k++] = row;
+    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row)) out[k++] = row;
   }
   return out.subarray(0, k);
 }
