@@ -5,7 +5,7 @@
  * over C keep-alive connections (undici), each connection sending its next
  * request as soon as the previous answer is read whole, for S seconds after
  * W seconds of warm-up. Prints one JSON line: requests, failures (non-200),
- * seconds, bytes of answers read.
+ * seconds, bytes of answers read, its own CPU seconds while counting.
  * Usage: node bench/mock-load.mjs URL BODIES.json [--connections 10]
  *        [--seconds 5] [--warmup 0.5] [--key api_live_mock_pro]
  */
@@ -47,7 +47,10 @@ const run = (seconds) =>
 await run(WARMUP);
 counting = true;
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 await run(SECONDS);
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
 await agent.close();
-process.stdout.write(`${JSON.stringify({ ...totals, seconds })}\n`);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+process.stdout.write(`${JSON.stringify({ ...totals, seconds, cpuSeconds })}\n`);

@@ -191,7 +191,8 @@ function deliver(
     raw.push(Buffer.from(name, 'latin1'), Buffer.from(value, 'latin1'));
   }
   reply.headers(answer.status, raw, answer.headers, STATUS_TEXTS[answer.status] ?? '');
-  if (answer.body !== undefined && answer.body.length > 0) reply.data(answer.body);
+  const body = answer.body === undefined ? undefined : Buffer.concat(answer.body);
+  if (body !== undefined && body.length > 0) reply.data(body);
   reply.end();
 }
 

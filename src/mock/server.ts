@@ -82,7 +82,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       case 'answer':
         if (res.headersSent || res.destroyed) return;
         res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
+        // Written in one tick: the socket sends them together (one writev).
+        for (const part of answer.body ?? []) res.write(part);
+        res.end();
         return;
       case 'reset':
         req.socket.destroy();
