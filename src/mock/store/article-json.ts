@@ -19,7 +19,7 @@ import { type ArticleTable, BODY } from './table.js';
 export type Regenerate = (ref: number, id: number, publishedMs: number) => Article;
 
 /** Where the store file's article bytes are: in memory, or read from the file on demand. */
-export type FileBytes = { buffer: Buffer } | { fd: number; offset: number };
+export type FileBytes = { buffer: Buffer } | { fd: number; offset: number; length: number };
 
 const ISO_LENGTH = 24;
 /**
@@ -88,11 +88,6 @@ export class ArticleJson {
     return JSON.parse(this.bytes(row).toString('utf8')) as Article;
   }
 
-  /** The store file this reads by offset, if any. */
-  get fd(): number | undefined {
-    return this.file !== undefined && 'fd' in this.file ? this.file.fd : undefined;
-  }
-
   /**
    * Reads the store file's articles from this buffer (its whole article
    * section, read once by a long-running server) instead of by offset.
@@ -101,9 +96,39 @@ export class ArticleJson {
     this.file = { buffer };
   }
 
+  /**
+   * Reads the whole article section with `read` when the first article of
+   * the file is asked for (a server's start and its counts need none).
+   */
+  useFileBytesLater(read: () => Buffer): void {
+    this.whole = read;
+  }
+  private whole: (() => Buffer) | undefined;
+
+  /** The store file's whole article section (what BODY.file rows point into); empty without one. */
+  fileBytes(): Buffer {
+    const file = this.file;
+    if (file === undefined) return Buffer.alloc(0);
+    return 'buffer' in file ? file.buffer : readRange(file.fd, file.offset, file.length);
+  }
+
+  /** The store file this reads by offset, if any. */
+  get fd(): number | undefined {
+    return this.fileSection?.fd;
+  }
+
+  /** Where the store file's article section is, when it is read by offset. */
+  get fileSection(): { fd: number; offset: number; length: number } | undefined {
+    return this.file !== undefined && 'fd' in this.file ? this.file : undefined;
+  }
+
   private fromFile(row: number, ref: number): Buffer {
     const t = this.table;
     const length = t.bodyLength.data[row] as number;
+    if (this.whole !== undefined) {
+      this.file = { buffer: this.whole() };
+      this.whole = undefined;
+    }
     const file = this.file;
     if (file === undefined) throw new Error(`row ${row}: the store file is not open`);
     let bytes: Buffer;

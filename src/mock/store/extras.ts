@@ -82,6 +82,13 @@ function tableOf(part: TablePart): ArticleTable {
   return table;
 }
 
+/** Extras' JSON is made again from the seed when a page shows one: the generator, ready. */
+export async function makesExtras(json: ArticleJson, seed: number): Promise<Extras> {
+  const extras = await extrasFor(seed);
+  json.generate(BODY.extra, (ref) => extras.make(ref));
+  return extras;
+}
+
 export async function addExtras(
   table: ArticleTable,
   json: ArticleJson,
@@ -89,8 +96,7 @@ export async function addExtras(
   count: number,
   now: Date,
 ): Promise<void> {
-  const extras = await extrasFor(seed);
-  json.generate(BODY.extra, (ref) => extras.make(ref));
+  const extras = await makesExtras(json, seed);
   // Each extra's date is its random stream's first draw: all are dated before any is made.
   const ages = Float64Array.from({ length: count }, (_, i) => extras.age(i));
   // Newest first; ties by the higher id (a later index).

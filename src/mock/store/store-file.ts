@@ -74,25 +74,31 @@ function typeOf(column: { data: Float64Array | Int32Array | Uint8Array }): Colum
       : 'u8';
 }
 
-export function writeStoreFile(
-  path: string,
-  input: {
-    seed: number;
-    reference: string;
-    source: Record<string, number>;
-    table: ArticleTable;
-    catalogue: Catalogue;
-    /** Every row's JSON, concatenated; each row's bodyRef and bodyLength point into it. */
-    json: Buffer;
-  },
-): void {
+export interface StoreFileInput {
+  seed: number;
+  reference: string;
+  source: Record<string, number>;
+  table: ArticleTable;
+  /** Values to write instead of a column's own (a grown set's dates moved back, grown-cache.ts). */
+  columns?: ReadonlyMap<string, Float64Array | Int32Array | Uint8Array>;
+  catalogue: Catalogue;
+  /** Every row's JSON, concatenated; each row's bodyRef and bodyLength point into it. */
+  json: Buffer;
+}
+
+export function writeStoreFile(path: string, input: StoreFileInput): void {
+  writeFileSync(path, Buffer.concat(encodeStoreFile(input)));
+}
+
+/** The store file's bytes, in pieces (the columns' are views of the table's arrays). */
+export function encodeStoreFile(input: StoreFileInput): Buffer[] {
   const { table } = input;
   const columns: StoreFileHeader['columns'] = {};
   const parts: Buffer[] = [];
   let at = 0;
   for (const [name, column] of namedColumns(table)) {
     const type = typeOf(column);
-    const view = column.data.subarray(0, column.length);
+    const view = input.columns?.get(name) ?? column.data.subarray(0, column.length);
     const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
     columns[name] = { type, offset: at, length: column.length };
     parts.push(bytes);
@@ -141,7 +147,7 @@ export function writeStoreFile(
   head.writeUInt32LE(text.length, MAGIC.length);
   head.writeUInt32LE(columnsStart, MAGIC.length + 4);
   text.copy(head, PREFIX);
-  writeFileSync(path, Buffer.concat([head, ...parts, input.json]));
+  return [head, ...parts, input.json];
 }
 
 const align = (n: number): number => Math.ceil(n / 8) * 8;
