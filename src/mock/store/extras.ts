@@ -142,7 +142,13 @@ export async function addExtras(
     await Promise.all(threads.map((t) => t.terminate()));
     throw error;
   });
+  const tables = parts.map(tableOf);
+  // Room for every part at once: each column is copied into its final array once.
+  const added = new Map<string, number>();
+  for (const t of tables)
+    for (const [name, c] of namedColumns(t)) added.set(name, (added.get(name) ?? 0) + c.length);
+  for (const [name, c] of namedColumns(table)) c.reserve(c.length + (added.get(name) ?? 0));
   const rows: number[] = [];
-  for (const part of parts) for (const row of appendTable(table, tableOf(part))) rows.push(row);
+  for (const t of tables) for (const row of appendTable(table, t)) rows.push(row);
   table.insert(rows);
 }
