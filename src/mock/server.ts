@@ -244,6 +244,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would
       // otherwise keep close() waiting for minutes.
       server.closeAllConnections();
+    }).then(async () => {
+      // A grown set still being written to the cache is finished first.
+      if (options.cacheDir !== undefined)
+        await (await import('./store/grown-cache.js')).grownSaved();
     });
     return closed;
   };

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { grownFile } from '../../src/mock/store/grown-cache.js';
+import { grownFile, grownSaved } from '../../src/mock/store/grown-cache.js';
 import { loadFixtures } from '../../src/mock/store/load.js';
 import { namedColumns } from '../../src/mock/store/table-layout.js';
 import type { FixtureStore } from '../../src/mock/store/fixture-store.js';
@@ -48,6 +48,7 @@ describe('a grown set kept in the cache directory', () => {
   it('is written by the start that makes it and read by the next, the same set', async () => {
     const cacheDir = join(dir, 'a');
     const made = await loadFixtures({ now: NOW, articles: ARTICLES, cacheDir });
+    await grownSaved();
     const file = grownFile(cacheDir, made.seed, ARTICLES).path;
     expect(readdirSync(cacheDir)).toEqual([file.slice(cacheDir.length + 1)]);
     const kept = await loadFixtures({ now: NOW, articles: ARTICLES, cacheDir });
@@ -60,6 +61,7 @@ describe('a grown set kept in the cache directory', () => {
   it('holds no date of its own: another --now gives what the generator gives for it', async () => {
     const cacheDir = join(dir, 'b');
     await loadFixtures({ now: NOW, articles: ARTICLES, cacheDir });
+    await grownSaved();
     const kept = await loadFixtures({ now: LATER, articles: ARTICLES, cacheDir });
     const fresh = await loadFixtures({ now: LATER, articles: ARTICLES });
     expect(contents(kept)).toEqual(contents(fresh));
@@ -72,6 +74,7 @@ describe('a grown set kept in the cache directory', () => {
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(path, 'not a store file');
     const again = await loadFixtures({ now: NOW, articles: ARTICLES, cacheDir });
+    await grownSaved();
     expect(again.size).toBe(ARTICLES);
     expect(articles(await loadFixtures({ now: NOW, articles: ARTICLES }))).toEqual(articles(again));
     expect(readFileSync(path).subarray(0, 8).toString()).toBe('NEWSSTOR');
@@ -81,12 +84,14 @@ describe('a grown set kept in the cache directory', () => {
     const cacheDir = join(dir, 'd');
     for (const [i, n] of [2500, 2501, 2502, 2503].entries()) {
       await loadFixtures({ now: NOW, articles: n, cacheDir });
+      await grownSaved();
       // Older modification times for the earlier ones, whatever the clock's resolution.
       const { path } = grownFile(cacheDir, 20240611, n);
       const t = new Date(NOW.getTime() + i * 60_000);
       utimesSync(path, t, t);
     }
     await loadFixtures({ now: NOW, articles: 2504, cacheDir });
+    await grownSaved();
     const left = readdirSync(cacheDir).sort();
     expect(left).toHaveLength(3);
     expect(left.some((n) => n.includes('-2504-'))).toBe(true);

@@ -48,8 +48,11 @@ export async function makeExtras(
   extras?: Extras,
 ): Promise<void> {
   extras ??= await extrasFor(task.seed);
-  reserveRows(table, table.rows + task.indexes.length);
-  for (let k = 0; k < task.indexes.length; k++) {
+  const n = task.indexes.length;
+  // Room for every row at once, the lists sized from the first rows' values (or the table's own).
+  const sample = table.rows > 0 ? 0 : Math.min(n, 256);
+  for (let k = 0; k < n; k++) {
+    if (k === sample) reserveRows(table, table.rows + n - k);
     const i = task.indexes[k] as number;
     const published = task.published[k] as number;
     // The date is the column's; the lean article's own is not read.

@@ -15,17 +15,8 @@
  * kept.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMITTED_SEED, REFERENCE_INSTANT, fixturesDataDir } from '../fixtures/committed.js';
@@ -96,66 +87,86 @@ function catalogueOf(store: FixtureStore): Catalogue {
   };
 }
 
+/** Writes in progress (grownSaved waits for them). */
+const saving = new Set<Promise<void>>();
+
+/** Resolves when every grown set being written has been (tests; a server's close). */
+export async function grownSaved(): Promise<void> {
+  await Promise.all([...saving]);
+}
+
 /**
- * Writes a freshly grown store (nothing posted or published yet) to `path`:
- * its table with the dates moved back to the reference instant, its base
- * articles' JSON, its catalogue. Written to a temporary name and renamed,
- * so a reader never sees half a file; then older grown sets are removed.
- * Best effort: a cache that cannot be written is not an error.
+ * Writes a freshly grown store (nothing posted or published yet) to `path`,
+ * in the background: its table with the dates moved back to the reference
+ * instant, its base articles' JSON, its catalogue. Everything but the JSON
+ * (which never changes) is encoded now, before the store can change; the
+ * file is written to a temporary name and renamed, so a reader never sees
+ * half of it; then older grown sets are removed. Best effort: a cache that
+ * cannot be written is not an error.
  */
 export function saveGrown(
   store: FixtureStore,
   file: { path: string; source: Record<string, number> },
 ): void {
-  const tmp = `${file.path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(file.path), { recursive: true });
-    const shift = store.now.getTime() - REFERENCE_INSTANT;
-    const unshifted = (column: { data: Float64Array; length: number }): Float64Array => {
-      const out = new Float64Array(column.length);
-      for (let i = 0; i < out.length; i++) out[i] = (column.data[i] as number) - shift;
-      return out;
-    };
-    const { table } = store;
-    const parts = encodeStoreFile({
-      seed: store.seed,
-      reference: new Date(REFERENCE_INSTANT).toISOString(),
-      source: file.source,
-      table,
-      columns: new Map([
-        ['published', unshifted(table.published)],
-        ['created', unshifted(table.created)],
-      ]),
-      json: store.json.fileBytes(),
-      catalogue: catalogueOf(store),
-    });
-    const fd = openSync(tmp, 'w');
+  const shift = store.now.getTime() - REFERENCE_INSTANT;
+  const unshifted = (column: { data: Float64Array; length: number }): Float64Array => {
+    const out = new Float64Array(column.length);
+    for (let i = 0; i < out.length; i++) out[i] = (column.data[i] as number) - shift;
+    return out;
+  };
+  const { table, json } = store;
+  const section = json.fileSection;
+  const parts = encodeStoreFile({
+    seed: store.seed,
+    reference: new Date(REFERENCE_INSTANT).toISOString(),
+    source: file.source,
+    table,
+    // Copies: the store's own keep growing while the file is written.
+    columns: new Map([
+      ['published', unshifted(table.published)],
+      ['created', unshifted(table.created)],
+    ]),
+    json: section ?? json.fileBytes(),
+    catalogue: catalogueOf(store),
+  });
+  const write = async (): Promise<void> => {
+    const tmp = `${file.path}.${process.pid}.tmp`;
     try {
-      for (const part of parts) {
-        let done = 0;
-        while (done < part.length) done += writeSync(fd, part, done, part.length - done);
-      }
-    } finally {
-      closeSync(fd);
+      await mkdir(dirname(file.path), { recursive: true });
+      await writeFile(
+        tmp,
+        (function* () {
+          yield* parts;
+          // The store file's JSON, read when its turn comes.
+          if (section !== undefined) yield json.fileBytes();
+        })(),
+      );
+      await rename(tmp, file.path);
+      await prune(dirname(file.path));
+    } catch {
+      await rm(tmp, { force: true });
     }
-    renameSync(tmp, file.path);
-    prune(dirname(file.path));
-  } catch {
-    rmSync(tmp, { force: true });
-  }
+  };
+  const done = write();
+  saving.add(done);
+  void done.finally(() => saving.delete(done));
 }
 
 /** Keeps the newest KEEP_FILES grown sets (and no temporary file of a run that died). */
-function prune(dir: string): void {
-  const files = readdirSync(dir)
-    .filter((n) => n.startsWith(PREFIX))
-    .map((n) => ({
+async function prune(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => n.startsWith(PREFIX));
+  const files = await Promise.all(
+    names.map(async (n) => ({
       path: join(dir, n),
-      mtime: statSync(join(dir, n)).mtimeMs,
+      mtime: (await stat(join(dir, n))).mtimeMs,
       tmp: n.endsWith('.tmp'),
-    }));
+    })),
+  );
   const kept = files.filter((f) => !f.tmp).sort((a, b) => b.mtime - a.mtime);
   const hour = 3_600_000;
-  for (const f of kept.slice(KEEP_FILES)) rmSync(f.path, { force: true });
-  for (const f of files) if (f.tmp && Date.now() - f.mtime > hour) rmSync(f.path, { force: true });
+  const old = [
+    ...kept.slice(KEEP_FILES),
+    ...files.filter((f) => f.tmp && Date.now() - f.mtime > hour),
+  ];
+  await Promise.all(old.map((f) => rm(f.path, { force: true })));
 }

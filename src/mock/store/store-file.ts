@@ -82,15 +82,21 @@ export interface StoreFileInput {
   /** Values to write instead of a column's own (a grown set's dates moved back, grown-cache.ts). */
   columns?: ReadonlyMap<string, Float64Array | Int32Array | Uint8Array>;
   catalogue: Catalogue;
-  /** Every row's JSON, concatenated; each row's bodyRef and bodyLength point into it. */
-  json: Buffer;
+  /**
+   * Every row's JSON, concatenated; each row's bodyRef and bodyLength point
+   * into it. Only its length: the caller writes it after the other pieces.
+   */
+  json: Buffer | { length: number };
 }
 
-export function writeStoreFile(path: string, input: StoreFileInput): void {
+export function writeStoreFile(path: string, input: StoreFileInput & { json: Buffer }): void {
   writeFileSync(path, Buffer.concat(encodeStoreFile(input)));
 }
 
-/** The store file's bytes, in pieces (the columns' are views of the table's arrays). */
+/**
+ * The store file's bytes, in pieces (the columns' are views of the table's
+ * arrays), the articles' JSON last when `input.json` is a Buffer.
+ */
 export function encodeStoreFile(input: StoreFileInput): Buffer[] {
   const { table } = input;
   const columns: StoreFileHeader['columns'] = {};
@@ -147,7 +153,7 @@ export function encodeStoreFile(input: StoreFileInput): Buffer[] {
   head.writeUInt32LE(text.length, MAGIC.length);
   head.writeUInt32LE(columnsStart, MAGIC.length + 4);
   text.copy(head, PREFIX);
-  return [head, ...parts, input.json];
+  return Buffer.isBuffer(input.json) ? [head, ...parts, input.json] : [head, ...parts];
 }
 
 const align = (n: number): number => Math.ceil(n / 8) * 8;
