@@ -253,6 +253,14 @@ const BOUNDS: Readonly<Record<string, Bound>> = { min: 'gte', max: 'lte' };
  * Undefined means the engine cannot apply this parameter (a test keeps that empty).
  */
 export function handlerFor(name: string): FilterHandler | undefined {
+  if (!handlers.has(name)) handlers.set(name, makeHandler(name));
+  return handlers.get(name);
+}
+
+/** handlerFor's answers, by parameter name (a request asks again for the same few). */
+const handlers = new Map<string, FilterHandler | undefined>();
+
+function makeHandler(name: string): FilterHandler | undefined {
   const special = SPECIAL[name];
   if (special) return special;
   if (name.startsWith('ignore.')) {

@@ -9,7 +9,7 @@ import { DAY_MS, dayRange, rangeEnd, rangeStart, TITLE_WINDOW_MS } from './dates
 import { ENTITY_NAME_TYPES } from './fields.js';
 import { type FilterEnv, handlerFor, isFilterParam, rowOnly } from './filters.js';
 import { queryHighlightWords } from './highlight.js';
-import { listOf, parseParams, type Value } from './parse-request.js';
+import { listOf, parseParams, sentDefs, type Value } from './parse-request.js';
 import { type IgnoredPart, promptKey, translatePrompt } from './prompt.js';
 import { articleQueryTarget } from './query-target.js';
 import { highlightWords } from './text.js';
@@ -261,7 +261,7 @@ export function prepare(
   const rest: DocFilter[] = [];
   // Predicates of the filters a bitmap stands for: made only if a matcher asks.
   const deferred: (() => DocFilter | undefined)[] = [];
-  for (const def of defs) {
+  for (const def of sentDefs(Object.fromEntries(filtering), defs)) {
     const value = filtering.get(def.name);
     if (value === undefined || !isFilterParam(def) || DATE_FILTERS.has(def.name)) continue;
     const handler = handlerFor(def.name);

@@ -26,6 +26,77 @@ function dateRange(prepared: Prepared, rows: Candidates): [number, number] {
   return [begin, end];
 }
 
+/**
+ * The first place at or after `i` (before `end`) whose row is in `bits`,
+ * stepping over runs of consecutive rows (`runs`, row-order.ts) by the
+ * 32-bit words of the bitmap: a sparse bitmap costs a few steps per word,
+ * not one per article.
+ */
+function nextInBits(
+  rows: Int32Array,
+  runs: Int32Array,
+  bits: Uint32Array,
+  i: number,
+  end: number,
+): number {
+  while (i < end) {
+    const row = rows[i] as number;
+    const word = (bits[row >>> 5] as number) >>> (row & 31);
+    const run = runs[i] as number;
+    if (word !== 0) {
+      // The lowest set bit: rows row … row + k - 1 are out.
+      const k = 31 - Math.clz32(word & -word);
+      if (k < run) return i + k;
+      i += run;
+      continue;
+    }
+    const rest = 32 - (row & 31);
+    i += rest < run ? rest : run;
+  }
+  return end;
+}
+
+/** The runs of the index when `rows` is the index itself (else undefined: each row is tested). */
+function runsOf(prepared: Prepared, rows: Candidates): Int32Array | undefined {
+  const index = prepared.table.index;
+  const view = index.view;
+  return rows instanceof Int32Array &&
+    rows.buffer === view.buffer &&
+    rows.byteOffset === view.byteOffset &&
+    rows.length === view.length
+    ? index.runs()
+    : undefined;
+}
+
+/**
+ * Calls `visit` with each candidate in [begin, end) whose row is in `bits`
+ * (every candidate without bits) and passes `filters`, in order, until it
+ * returns false.
+ */
+function scan(
+  prepared: Prepared,
+  rows: Candidates,
+  bits: Uint32Array | undefined,
+  filters: readonly DocFilter[],
+  visit: (row: number) => boolean,
+): void {
+  const [begin, end] = dateRange(prepared, rows);
+  const runs = bits === undefined ? undefined : runsOf(prepared, rows);
+  if (bits !== undefined && runs !== undefined) {
+    const order = rows as Int32Array;
+    for (let i = nextInBits(order, runs, bits, begin, end); i < end; ) {
+      const row = order[i] as number;
+      if (passes(filters, row) && !visit(row)) return;
+      i = nextInBits(order, runs, bits, i + 1, end);
+    }
+    return;
+  }
+  for (let i = begin; i < end; i++) {
+    const row = rows[i] as number;
+    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row) && !visit(row)) return;
+  }
+}
+
 /** True when every filter accepts the row (small enough for V8 to inline in the loops). */
 function passes(filters: readonly DocFilter[], row: number): boolean {
   for (let f = 0; f < filters.length; f++) {
@@ -60,25 +131,24 @@ export function select(
   stopAfter = Number.POSITIVE_INFINITY,
 ): number[] {
   const { bits, filters } = scanFilters(prepared, extra);
-  const [begin, end] = dateRange(prepared, rows);
   const out: number[] = [];
-  for (let i = begin; i < end && out.length < stopAfter; i++) {
-    const row = rows[i] as number;
-    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row)) out.push(row);
-  }
+  if (stopAfter <= 0) return out;
+  scan(prepared, rows, bits, filters, (row) => out.push(row) < stopAfter);
   return out;
 }
 
 /** How many candidates match every filter, without collecting them (/v1/news/count). */
 export function countMatches(prepared: Prepared, rows: Candidates): number {
   const { bits, filters } = scanFilters(prepared, []);
-  const [begin, end] = dateRange(prepared, rows);
-  if (filters.length === 0 && bits === undefined) return Math.max(0, end - begin);
-  let count = 0;
-  for (let i = begin; i < end; i++) {
-    const row = rows[i] as number;
-    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row)) count++;
+  if (filters.length === 0 && bits === undefined) {
+    const [begin, end] = dateRange(prepared, rows);
+    return Math.max(0, end - begin);
   }
+  let count = 0;
+  scan(prepared, rows, bits, filters, () => {
+    count++;
+    return true;
+  });
   return count;
 }
 
@@ -100,9 +170,9 @@ export function selectRows(
     rowsBuffer = new Int32Array(Math.max(end - begin, rows.length));
   const out = rowsBuffer;
   let k = 0;
-  for (let i = begin; i < end; i++) {
-    const row = rows[i] as number;
-    if ((bits === undefined || hasRow(bits, row)) && passes(filters, row)) out[k++] = row;
-  }
+  scan(prepared, rows, bits, filters, (row) => {
+    out[k++] = row;
+    return true;
+  });
   return out.subarray(0, k);
 }

@@ -16,6 +16,8 @@ export class RowOrder {
   private readonly dead = u8();
   private readonly positions = i32();
   private positionsAt = -1;
+  private readonly runLengths = i32();
+  private runsAt = -1;
   /** Bumped on every change: anything derived from the order is rebuilt when it moves. */
   version = 0;
 
@@ -99,6 +101,30 @@ export class RowOrder {
     this.dead.length = rowCount;
     this.dead.data.fill(0, 0, rowCount);
     this.version++;
+  }
+
+  /**
+   * For each place p, how many places from p on hold rows that go up by
+   * one (`rows[p + k] === rows[p] + k`): the runs a scan may step over
+   * whole when a bitmap by row has none of their bits (select.ts). Rows
+   * made in order (the store file's, the `--articles` extras) form long runs.
+   */
+  runs(): Int32Array {
+    if (this.runsAt !== this.version) {
+      const n = this.rows.length;
+      this.runLengths.reserve(n);
+      this.runLengths.length = n;
+      const runs = this.runLengths.data;
+      const rows = this.rows.data;
+      for (let p = n - 1; p >= 0; p--) {
+        runs[p] =
+          p + 1 < n && (rows[p + 1] as number) === (rows[p] as number) + 1
+            ? (runs[p + 1] as number) + 1
+            : 1;
+      }
+      this.runsAt = this.version;
+    }
+    return this.runLengths.view();
   }
 
   /** A row's place in the index (0 = newest), or -1. */
