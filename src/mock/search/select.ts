@@ -26,22 +26,30 @@ function dateRange(prepared: Prepared, rows: Candidates): [number, number] {
   return [begin, end];
 }
 
+/** Bit `row & 31` onwards of the word holding `row`, in every one of `sets`. */
+function wordFrom(sets: readonly Uint32Array[], row: number): number {
+  const w = row >>> 5;
+  let word = (sets[0] as Uint32Array)[w] as number;
+  for (let s = 1; s < sets.length && word !== 0; s++) word &= (sets[s] as Uint32Array)[w] as number;
+  return word >>> (row & 31);
+}
+
 /**
- * The first place at or after `i` (before `end`) whose row is in `bits`,
- * stepping over runs of consecutive rows (`runs`, row-order.ts) by the
- * 32-bit words of the bitmap: a sparse bitmap costs a few steps per word,
- * not one per article.
+ * The first place at or after `i` (before `end`) whose row is in every one
+ * of `sets`, stepping over runs of consecutive rows (`runs`, row-order.ts)
+ * by the 32-bit words of the bitmaps (ANDed as they are read): sparse
+ * bitmaps cost a few steps per word, not one per article.
  */
-function nextInBits(
+function nextInSets(
   rows: Int32Array,
   runs: Int32Array,
-  bits: Uint32Array,
+  sets: readonly Uint32Array[],
   i: number,
   end: number,
 ): number {
   while (i < end) {
     const row = rows[i] as number;
-    const word = (bits[row >>> 5] as number) >>> (row & 31);
+    const word = wordFrom(sets, row);
     const run = runs[i] as number;
     if (word !== 0) {
       // The lowest set bit: rows row … row + k - 1 are out.
@@ -69,28 +77,28 @@ function runsOf(prepared: Prepared, rows: Candidates): Int32Array | undefined {
 }
 
 /**
- * Calls `visit` with each candidate in [begin, end) whose row is in `bits`
- * (every candidate without bits) and passes `filters`, in order, until it
- * returns false.
+ * Calls `visit` with each candidate in the date slice whose row is in every
+ * one of `sets` and passes `filters`, in order, until it returns false.
  */
 function scan(
   prepared: Prepared,
   rows: Candidates,
-  bits: Uint32Array | undefined,
+  sets: readonly Uint32Array[],
   filters: readonly DocFilter[],
   visit: (row: number) => boolean,
 ): void {
   const [begin, end] = dateRange(prepared, rows);
-  const runs = bits === undefined ? undefined : runsOf(prepared, rows);
-  if (bits !== undefined && runs !== undefined) {
+  const runs = sets.length === 0 ? undefined : runsOf(prepared, rows);
+  if (runs !== undefined) {
     const order = rows as Int32Array;
-    for (let i = nextInBits(order, runs, bits, begin, end); i < end; ) {
+    for (let i = nextInSets(order, runs, sets, begin, end); i < end; ) {
       const row = order[i] as number;
       if (passes(filters, row) && !visit(row)) return;
-      i = nextInBits(order, runs, bits, i + 1, end);
+      i = nextInSets(order, runs, sets, i + 1, end);
     }
     return;
   }
+  const bits = intersect(sets, prepared.table.rows);
   for (let i = begin; i < end; i++) {
     const row = rows[i] as number;
     if ((bits === undefined || hasRow(bits, row)) && passes(filters, row) && !visit(row)) return;
@@ -105,16 +113,13 @@ function passes(filters: readonly DocFilter[], row: number): boolean {
   return true;
 }
 
-/** The request's filters for a scan: one bitmap (or none) and the predicates left. */
+/** The request's filters for a scan: the bitmaps, and the predicates left. */
 function scanFilters(
   prepared: Prepared,
   extra: readonly DocFilter[],
-): { bits: Uint32Array | undefined; filters: DocFilter[] } {
+): { sets: readonly Uint32Array[]; filters: DocFilter[] } {
   const { sets, rest } = prepared.scan;
-  return {
-    bits: intersect(sets, prepared.table.rows),
-    filters: extra.length === 0 ? [...rest] : [...extra, ...rest],
-  };
+  return { sets, filters: extra.length === 0 ? [...rest] : [...extra, ...rest] };
 }
 
 /**
@@ -130,22 +135,22 @@ export function select(
   extra: readonly DocFilter[] = [],
   stopAfter = Number.POSITIVE_INFINITY,
 ): number[] {
-  const { bits, filters } = scanFilters(prepared, extra);
+  const { sets, filters } = scanFilters(prepared, extra);
   const out: number[] = [];
   if (stopAfter <= 0) return out;
-  scan(prepared, rows, bits, filters, (row) => out.push(row) < stopAfter);
+  scan(prepared, rows, sets, filters, (row) => out.push(row) < stopAfter);
   return out;
 }
 
 /** How many candidates match every filter, without collecting them (/v1/news/count). */
 export function countMatches(prepared: Prepared, rows: Candidates): number {
-  const { bits, filters } = scanFilters(prepared, []);
-  if (filters.length === 0 && bits === undefined) {
+  const { sets, filters } = scanFilters(prepared, []);
+  if (filters.length === 0 && sets.length === 0) {
     const [begin, end] = dateRange(prepared, rows);
     return Math.max(0, end - begin);
   }
   let count = 0;
-  scan(prepared, rows, bits, filters, () => {
+  scan(prepared, rows, sets, filters, () => {
     count++;
     return true;
   });
@@ -164,13 +169,13 @@ export function selectRows(
   rows: Candidates,
   extra: readonly DocFilter[] = [],
 ): Int32Array {
-  const { bits, filters } = scanFilters(prepared, extra);
+  const { sets, filters } = scanFilters(prepared, extra);
   const [begin, end] = dateRange(prepared, rows);
   if (rowsBuffer.length < end - begin)
     rowsBuffer = new Int32Array(Math.max(end - begin, rows.length));
   const out = rowsBuffer;
   let k = 0;
-  scan(prepared, rows, bits, filters, (row) => {
+  scan(prepared, rows, sets, filters, (row) => {
     out[k++] = row;
     return true;
   });
