@@ -17,8 +17,9 @@
  * when a goal is missed.
  * Usage: node bench/mock-ratios.mjs [--only start,search,cli] [--articles 100000]
  *        [--starts 3] [--rounds 3] [--seconds 5] [--connections 10] [--runs 15]
+ *        [--instructions]
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,8 @@ const ROUNDS = numberOption('rounds', 3);
 const SECONDS = numberOption('seconds', 5);
 const CONNECTIONS = numberOption('connections', 10);
 const RUNS = numberOption('runs', 15);
+/** `--instructions`: also count the --mock commands' instructions with callgrind (slow: ~1 min). */
+const INSTRUCTIONS = process.argv.includes('--instructions');
 const NOW = '2026-03-15T12:00:00Z';
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'news-mock-ratios-'));
@@ -246,6 +249,25 @@ async function searchFigure() {
   }
 }
 
+/**
+ * Instructions `node ARGS` executes (valgrind's callgrind, every thread):
+ * a count the machine's load does not change, for comparing builds. Null
+ * without valgrind.
+ */
+function instructions(args, env) {
+  const r = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...args],
+    {
+      env,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const m = /Collected : (\d+)/.exec(r.stderr ?? '');
+  return m ? Number(m[1]) : null;
+}
+
 /** 3. The in-process mock's one-shot commands against `node -e 0`. */
 function cliFigures() {
   const cases = [
@@ -256,15 +278,19 @@ function cliFigures() {
       2.5,
     ],
   ];
+  const env = { ...ENV, NO_COLOR: '1' };
+  const reference = INSTRUCTIONS ? instructions(['-e', '0'], env) : null;
   for (const [name, args, goal] of cases) {
-    const r = pairedWithNode([BIN, ...args], {
-      runs: RUNS,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const r = pairedWithNode([BIN, ...args], { runs: RUNS, env });
     const ratio = median(r.ratios);
+    const counted = reference === null ? null : instructions([BIN, ...args], env);
+    const counts =
+      counted === null || reference === null
+        ? ''
+        : `; ${(counted / 1e6).toFixed(0)}M instructions, ${(counted / reference).toFixed(2)}× \`node -e 0\`'s ${(reference / 1e6).toFixed(0)}M`;
     report(
       `\`${name}\``,
-      `${median(r.ms).toFixed(0)} ms`,
+      `${median(r.ms).toFixed(0)} ms${counts}`,
       `\`node -e 0\` ${median(r.ref).toFixed(0)} ms`,
       `${ratio.toFixed(2)}×`,
       `≤ ${goal}×`,

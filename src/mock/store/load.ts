@@ -143,7 +143,8 @@ function restore(contents: StoreFileContents): ArticleTable {
     for (const v of header.dicts[name] ?? []) (dict.values as unknown[]).push(v);
   }
   table.restoreTitles(contents.titles);
-  table.index.restore(header.order ?? Int32Array.from({ length: header.rows }, (_, i) => i));
+  const order = header.order === undefined ? undefined : columns.get(header.order);
+  table.index.restore(order ?? Int32Array.from({ length: header.rows }, (_, i) => i));
   return table;
 }
 

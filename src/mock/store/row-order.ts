@@ -41,11 +41,20 @@ export class RowOrder {
 
   /** The rows of a table read from its file, already in order: all of them live. */
   restore(rows: ArrayLike<number>): void {
-    for (let i = 0; i < rows.length; i++) {
+    const n = rows.length;
+    const from = this.rows.length;
+    this.rows.reserve(from + n);
+    let top = this.dead.length;
+    for (let i = 0; i < n; i++) {
       const row = rows[i] as number;
-      this.rows.push(row);
-      while (this.dead.length <= row) this.dead.push(0);
+      this.rows.data[from + i] = row;
+      if (row >= top) top = row + 1;
     }
+    this.rows.length = from + n;
+    this.dead.reserve(top);
+    // New typed-array room is zero: every row up to the highest is live.
+    this.dead.data.fill(0, this.dead.length, top);
+    this.dead.length = top;
     this.version++;
   }
 

@@ -18,7 +18,7 @@ import type { ArticleTable } from './table.js';
 import { namedColumns } from './table-layout.js';
 
 /** Bumped whenever the layout or the encoding of a column changes: an older file is then rebuilt. */
-export const STORE_FORMAT = 1;
+export const STORE_FORMAT = 2;
 const MAGIC = 'NEWSSTOR';
 
 type ColumnType = 'f64' | 'i32' | 'u8';
@@ -40,7 +40,8 @@ export interface StoreFileHeader {
   rows: number;
   columns: Record<string, { type: ColumnType; offset: number; length: number }>;
   dicts: Record<string, unknown[]>;
-  order: number[] | undefined;
+  /** The index (rows newest first), when it is not rows 0, 1, 2…: a column of that name. */
+  order: typeof ORDER_COLUMN | undefined;
   /**
    * JSON texts read only when needed, by offset after the columns: the
    * titles (title filters), the catalogue (derived from the articles at
@@ -102,7 +103,11 @@ export function encodeStoreFile(input: StoreFileInput): Buffer[] {
   const columns: StoreFileHeader['columns'] = {};
   const parts: Buffer[] = [];
   let at = 0;
-  for (const [name, column] of namedColumns(table)) {
+  const ordered = isIdentity(table.order, table.rows);
+  type Column = { data: Float64Array | Int32Array | Uint8Array; length: number };
+  const all: [string, Column][] = namedColumns(table);
+  if (!ordered) all.push([ORDER_COLUMN, { data: table.order, length: table.order.length }]);
+  for (const [name, column] of all) {
     const type = typeOf(column);
     const view = input.columns?.get(name) ?? column.data.subarray(0, column.length);
     const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
@@ -124,7 +129,7 @@ export function encodeStoreFile(input: StoreFileInput): Buffer[] {
     rows: table.rows,
     columns,
     dicts: Object.fromEntries(Object.entries(table.dict).map(([k, d]) => [k, d.values])),
-    order: isIdentity(table.order, table.rows) ? undefined : Array.from(table.order),
+    order: ordered ? undefined : ORDER_COLUMN,
   };
   const titles = Buffer.from(JSON.stringify(table.titles));
   const catalogue = Buffer.from(
@@ -157,6 +162,8 @@ export function encodeStoreFile(input: StoreFileInput): Buffer[] {
 }
 
 const align = (n: number): number => Math.ceil(n / 8) * 8;
+/** The index's column, beside the table's own. */
+const ORDER_COLUMN = '@order';
 /** Magic, header length, columns' start. */
 const PREFIX = MAGIC.length + 8;
 
