@@ -71,22 +71,24 @@ export function timeNode(args, { env = process.env } = {}) {
 }
 
 /**
- * `node ARGS` against a bare `node -e 0`, in `runs` pairs (the reference
- * first, the command right after it, so a busy moment of the machine hits
- * both), after one unmeasured run that warms the file cache. Returns each
- * side's times and the per-pair ratios; report the median of the ratios.
+ * Commands (each `node ARGS`) against a bare `node -e 0`, in `runs` rounds:
+ * in each, every command right after a reference run of its own (so a busy
+ * moment of the machine hits both), the commands in turn; after one
+ * unmeasured run of each that warms the file cache. Returns, per command,
+ * its times, its references' and the per-pair ratios: report the median of
+ * the ratios.
  */
-export function pairedWithNode(args, { runs = 15, env = process.env } = {}) {
-  timeNode(args, { env });
-  const ms = [];
-  const ref = [];
-  const ratios = [];
+export function pairedWithNode(commands, { runs = 15, env = process.env } = {}) {
+  for (const args of commands) timeNode(args, { env });
+  const out = commands.map(() => ({ ms: [], ref: [], ratios: [] }));
   for (let i = 0; i < runs; i++) {
-    const a = timeNode(['-e', '0'], { env });
-    const b = timeNode(args, { env });
-    ref.push(a);
-    ms.push(b);
-    ratios.push(b / a);
+    for (const [c, args] of commands.entries()) {
+      const a = timeNode(['-e', '0'], { env });
+      const b = timeNode(args, { env });
+      out[c].ref.push(a);
+      out[c].ms.push(b);
+      out[c].ratios.push(b / a);
+    }
   }
-  return { ms, ref, ratios };
+  return out;
 }
