@@ -76,7 +76,11 @@ describe('filters kept as bitmaps', () => {
     expect(after.slice(0, 5)).toEqual(copies.map((a) => a.id));
     expect(after).toEqual(ids(createSearchEngine(store).everything(p, ctx({ now: NOW })).body));
     // Rows appended oldest first, so the index holds them in falling row order.
-    const older = copies.map((a, i) => ({ ...a, id: 900_000_100 + i, published_at: day(1 - 0.01 * i) }));
+    const older = copies.map((a, i) => ({
+      ...a,
+      id: 900_000_100 + i,
+      published_at: day(1 - 0.01 * i),
+    }));
     store.add(older);
     const count = (e: ReturnType<typeof createSearchEngine>) => e.count(p, ctx({ now: NOW })).body;
     const fresh = createSearchEngine(store);
