@@ -3,7 +3,7 @@
  * memory of a process read from /proc, and the built CLI run in its own
  * process. Figures are medians of runs (bench/README.md, "method").
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -52,4 +52,43 @@ export function runNews(args, { env = process.env, killAfterMs } = {}) {
       resolve({ code, signal, stderr });
     });
   });
+}
+
+/**
+ * Wall milliseconds of `node ARGS` run to its end, stdout and stderr pipes
+ * read and dropped (a closed stdout is an error for the CLI); throws on a
+ * non-zero exit.
+ */
+export function timeNode(args, { env = process.env } = {}) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * Commands (each `node ARGS`) against a bare `node -e 0`, in `runs` rounds:
+ * in each, every command right after a reference run of its own (so a busy
+ * moment of the machine hits both), the commands in turn; after one
+ * unmeasured run of each that warms the file cache. Returns, per command,
+ * its times, its references' and the per-pair ratios: report the median of
+ * the ratios.
+ */
+export function pairedWithNode(commands, { runs = 15, env = process.env } = {}) {
+  for (const args of commands) timeNode(args, { env });
+  const out = commands.map(() => ({ ms: [], ref: [], ratios: [] }));
+  for (let i = 0; i < runs; i++) {
+    for (const [c, args] of commands.entries()) {
+      const a = timeNode(['-e', '0'], { env });
+      const b = timeNode(args, { env });
+      out[c].ref.push(a);
+      out[c].ms.push(b);
+      out[c].ratios.push(b / a);
+    }
+  }
+  return out;
 }

@@ -15,7 +15,9 @@
  * Prints a Markdown table (medians of the runs); exits 1 when a goal is missed.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { BIN, median, numberOption, procMemory } from './lib.mjs';
 
@@ -35,7 +37,15 @@ const BODY = JSON.stringify({
   per_page: 10,
 });
 
+/**
+ * The grown set's cache (src/mock/store/grown-cache.ts) in a directory of the
+ * bench's own, emptied before each start: every run measures a first start.
+ */
+const CACHE = mkdtempSync(join(tmpdir(), 'news-mock-serve-'));
+process.on('exit', () => rmSync(CACHE, { recursive: true, force: true }));
+
 function serve() {
+  rmSync(join(CACHE, 'news'), { recursive: true, force: true });
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -51,7 +61,7 @@ function serve() {
       '--articles',
       String(ARTICLES),
     ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, XDG_CACHE_HOME: CACHE } },
   );
   return new Promise((resolve, reject) => {
     let out = '';

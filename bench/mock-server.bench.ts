@@ -21,7 +21,9 @@
  * work on the machine disturbs much less than the measured rate.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { afterAll, bench, describe } from 'vitest';
@@ -30,6 +32,7 @@ import type { FixtureStore } from '../src/mock/fixtures/types.js';
 import { startMockServer } from '../src/mock/server.js';
 
 const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
+const CACHE = mkdtempSync(join(tmpdir(), 'news-mock-server-bench-'));
 const CONCURRENCY = 16;
 const RUNS = 3;
 const WARMUP_MS = 500;
@@ -105,6 +108,8 @@ function serve(args: string[]): Promise<Spawned> {
     {
       // The request log goes to stderr, one line per request, as for a user; nobody reads it here.
       stdio: ['ignore', 'pipe', 'ignore'],
+      // A grown set is kept in the bench's own cache directory, never the user's.
+      env: { ...process.env, XDG_CACHE_HOME: CACHE },
     },
   );
   return new Promise((resolve, reject) => {
@@ -232,6 +237,7 @@ describe('mock server HTTP layer, in this process', () => {
 
 afterAll(() => {
   for (const line of report) console.log(line);
+  rmSync(CACHE, { recursive: true, force: true });
 });
 
 /** Answers every search at once with a small fixed page, so only the server's own cost remains. */

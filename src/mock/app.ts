@@ -63,6 +63,8 @@ export interface MockAppOptions {
   quiet?: boolean;
   /** `false` lifts the per-plan rate limits (load tests); the headers still report them. Default true. */
   rateLimits?: boolean;
+  /** Where `articles` above the base set is kept between runs (src/mock/store/grown-cache.ts). */
+  cacheDir?: string;
   /** Use this store instead of loading fixtures (tests, embedding). */
   store?: FixtureStore;
   /** Use this search engine instead of src/mock/search (tests of the server alone). */
@@ -115,6 +117,7 @@ export async function createMockApp(
   const load: LoadFixturesOptions = { now: new Date(clock.startMs) };
   if (options.seed !== undefined) load.seed = options.seed;
   if (options.articles !== undefined) load.articles = options.articles;
+  if (options.cacheDir !== undefined) load.cacheDir = options.cacheDir;
   const store = options.store ?? (await loadFixtures(load));
   const createEngine = options.searchEngine ?? defaultEngineFactory;
   const engine = createEngine(store);

@@ -21,7 +21,7 @@ import {
   serverFault,
 } from './faults.js';
 import { API_BODY_LIMIT, isPlainObject, parseJson } from './http-io.js';
-import { encodeJson } from './json-body.js';
+import { encodeJsonParts } from './json-body.js';
 import { assertJsonDepth } from './json-limits.js';
 import {
   ANONYMOUS_RATE_LIMIT,
@@ -46,7 +46,13 @@ export interface MockRequest {
 }
 
 export type MockAnswer =
-  | { kind: 'answer'; status: number; headers: Record<string, string>; body: Buffer | undefined }
+  | {
+      kind: 'answer';
+      status: number;
+      headers: Record<string, string>;
+      /** The body's bytes in pieces, sent one after the other (json-body.ts). */
+      body: Buffer[] | undefined;
+    }
   /** Cut the connection without an answer (`X-Mock-Scenario: reset`). */
   | { kind: 'reset' }
   /** Never answer (`X-Mock-Scenario: timeout`): the client's own timeout has to fire. */
@@ -103,12 +109,14 @@ export async function handleRequest(
     extra: Record<string, string> = {},
   ): MockAnswer => {
     const out: Record<string, string> = { ...headers(), ...extra };
-    let bytes: Buffer | undefined;
+    let bytes: Buffer[] | undefined;
     if (body !== undefined) {
       // Encoded once: the length is the bytes'.
-      bytes = encodeJson(body);
+      bytes = encodeJsonParts(body);
+      let length = 0;
+      for (const part of bytes) length += part.length;
       out['content-type'] = 'application/json; charset=utf-8';
-      out['content-length'] = String(bytes.length);
+      out['content-length'] = String(length);
     }
     app.log?.(
       `${method} ${url.pathname} ${status} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms ${requestId}`,

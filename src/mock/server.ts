@@ -24,7 +24,8 @@ import { ANONYMOUS_RATE_LIMIT, rateLimitHeaders } from './rate-limit.js';
 import type { FixtureStore } from './store/fixture-store.js';
 import { preloadArticles } from './store/load.js';
 import type { StreamSessions } from './stream-sessions.js';
-import { WS_PATH, createWsEndpoint, reject as rejectUpgrade } from './stream-ws.js';
+import type { WsEndpoint } from './stream-ws.js';
+import { WS_PATH, reject as rejectUpgrade } from './upgrade-reject.js';
 import type { WebhookStore } from './webhooks-store.js';
 
 export interface MockServerOptions extends MockAppOptions {
@@ -82,7 +83,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       case 'answer':
         if (res.headersSent || res.destroyed) return;
         res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
+        // Written in one tick: the socket sends them together (one writev).
+        for (const part of answer.body ?? []) res.write(part);
+        res.end();
         return;
       case 'reset':
         req.socket.destroy();
@@ -141,18 +144,27 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     );
   });
 
-  const ws = createWsEndpoint({
-    accounts: app.accounts,
-    limiter: app.limiter,
-    clock,
-    engine: app.engine,
-    bus: app.bus,
-    journal,
-    sessions: app.sessions,
-    nextRequestId: app.nextRequestId,
-    baseUrl: () => baseUrl,
-    log,
-  });
+  // The WebSocket endpoint (and the `ws` package) loads with the first WebSocket stream.
+  let ws: WsEndpoint | undefined;
+  let wsLoading: Promise<WsEndpoint> | undefined;
+  const wsEndpoint = (): Promise<WsEndpoint> => {
+    wsLoading ??= import('./stream-ws.js').then(({ createWsEndpoint }) => {
+      ws = createWsEndpoint({
+        accounts: app.accounts,
+        limiter: app.limiter,
+        clock,
+        engine: app.engine,
+        bus: app.bus,
+        journal,
+        sessions: app.sessions,
+        nextRequestId: app.nextRequestId,
+        baseUrl: () => baseUrl,
+        log,
+      });
+      return ws;
+    });
+    return wsLoading;
+  };
   // The WebSocket stream lives at /v1/news/ws; an upgrade anywhere else is a 426.
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     // Node sends every `Connection: Upgrade` request here. Anything but a
@@ -182,7 +194,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     if (url.pathname.replace(/\/+$/, '') === WS_PATH) {
-      ws.handle(req, socket, head);
+      if (ws !== undefined) ws.handle(req, socket, head);
+      // Until the upgrade is handled the socket holds what the client sends.
+      else
+        wsEndpoint().then(
+          (endpoint) =>
+            closed === undefined ? endpoint.handle(req, socket, head) : socket.destroy(),
+          () => socket.destroy(),
+        );
       return;
     }
     const key = presentedKey(req.headers, url.searchParams)?.key;
@@ -219,12 +238,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
-      ws.close();
+      ws?.close();
       app.close();
       server.close(() => resolve());
       // Keep-alive, streaming and deliberately held (`timeout`) sockets would
       // otherwise keep close() waiting for minutes.
       server.closeAllConnections();
+    }).then(async () => {
+      // A grown set still being written to the cache is finished first.
+      if (options.cacheDir !== undefined)
+        await (await import('./store/grown-cache.js')).grownSaved();
     });
     return closed;
   };

@@ -38,8 +38,9 @@ import type { StreamJournal } from './stream-journal.js';
 import { streamRequest } from './stream-request.js';
 import type { StreamSessions } from './stream-sessions.js';
 import { STREAM_PROTOCOL } from '../params/stream-params.js';
+import { WS_PATH, reject } from './upgrade-reject.js';
 
-export const WS_PATH = STREAM_PROTOCOL.wsPath;
+export { WS_PATH };
 /** How long a new socket waits for the client's first frame before going live: 1 s, and at least 1 mock second. */
 export const RESUME_GRACE_MS = 1000;
 
@@ -253,45 +254,3 @@ function parseFrame(text: string): { type?: unknown; last_event_id?: unknown } |
     return undefined;
   }
 }
-
-/** An HTTP answer on the raw socket, before any upgrade: status, the envelope, close. */
-export function reject(
-  socket: Duplex,
-  error: unknown,
-  requestId: string,
-  headers: Record<string, string>,
-  now: Date,
-  log: ((line: string) => void) | undefined,
-): void {
-  const known =
-    error instanceof MockHttpError
-      ? error
-      : new MockHttpError(500, undefined, 'Internal mock server error.');
-  const body = JSON.stringify(errorEnvelope(known, requestId, now));
-  const all: Record<string, string> = {
-    'x-request-id': requestId,
-    ...headers,
-    ...(known instanceof TooManyRequests ? { 'retry-after': String(known.retryAfterSeconds) } : {}),
-    ...(known.code === 'ER0360' ? { 'retry-after': '1' } : {}),
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    connection: 'close',
-  };
-  const head = Object.entries(all)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const reason = STATUS_TEXT[known.status] ?? 'Error';
-  log?.(`GET ${WS_PATH} ${known.status} websocket ${requestId}`);
-  socket.end(`HTTP/1.1 ${known.status} ${reason}\r\n${head}\r\n${body}`);
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  403: 'Forbidden',
-  404: 'Not Found',
-  426: 'Upgrade Required',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};

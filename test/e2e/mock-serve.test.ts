@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,14 +7,20 @@ import { BIN, type Spawned, spawnCollecting } from '../helpers/spawn.js';
 
 /** `news mock serve` and `--mock` as a user runs them, through the built binary. */
 
-const env = () => {
+const env = (cache = mkdtempSync(join(tmpdir(), 'news-e2e-cache-'))) => {
   const { NEWS_API_KEY: _key, NEWS_API_MOCK: _mock, ...rest } = process.env;
-  return { ...rest, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'news-e2e-mock-')) };
+  return {
+    ...rest,
+    XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'news-e2e-mock-')),
+    // `mock serve --articles` keeps grown sets there (src/mock/store/grown-cache.ts).
+    XDG_CACHE_HOME: cache,
+  };
 };
 
 type Run = Spawned;
 
-const start = (args: string[]): Run => spawnCollecting(process.execPath, [BIN, ...args], env());
+const start = (args: string[], cache?: string): Run =>
+  spawnCollecting(process.execPath, [BIN, ...args], env(cache));
 
 /** Resolves with stdout once it holds a whole line. */
 async function firstLine(run: Run, timeoutMs = 20_000): Promise<string> {
@@ -81,21 +87,15 @@ describe('--mock on a command', () => {
 });
 
 describe('mock serve --articles', () => {
-  it('makes its extras on worker threads into the same data as one thread does', async () => {
+  it('makes its extras on worker threads into the same data as one thread does, and keeps them for the next start', async () => {
     // Above the threshold for threads (src/mock/store/extras.ts); the sources'
     // own server makes them on its one thread.
     const now = '2026-03-15T12:00:00Z';
     const articles = 25_000;
-    const run = start([
-      'mock',
-      'serve',
-      '--port',
-      '0',
-      '--articles',
-      String(articles),
-      '--now',
-      now,
-    ]);
+    const cache = mkdtempSync(join(tmpdir(), 'news-e2e-cache-'));
+    const args = ['mock', 'serve', '--port', '0', '--articles', String(articles), '--now', now];
+    const run = start(args, cache);
+    let again: Run | undefined;
     const here = await startMockServer({
       quiet: true,
       articles,
@@ -113,17 +113,24 @@ describe('mock serve --articles', () => {
         const answer = (await r.json()) as { results: unknown[]; facets?: unknown };
         return { results: answer.results, facets: answer.facets };
       };
-      for (const body of [
+      const bodies = [
         { 'sort.by': 'id', per_page: 20 },
         { 'sort.by': 'engagement', 'language.code': 'en', per_page: 20, page: 3 },
         { title: 'market', 'facet.field': 'source.id', per_page: 5 },
         { 'published_at.start': '2025-09-01', 'published_at.end': '2025-09-03', per_page: 50 },
-      ]) {
-        expect(await ask(url, body)).toEqual(await ask(here.url, body));
-      }
+      ];
+      for (const body of bodies) expect(await ask(url, body)).toEqual(await ask(here.url, body));
+      // The second start reads the set the first one kept.
+      again = start(args, cache);
+      const keptUrl = (await firstLine(again, 60_000)).trim();
+      expect(readdirSync(join(cache, 'news', 'mock'))).toHaveLength(1);
+      for (const body of bodies)
+        expect(await ask(keptUrl, body)).toEqual(await ask(here.url, body));
     } finally {
       await here.close();
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      if (again !== undefined && again.child.exitCode === null) again.child.kill('SIGKILL');
+      rmSync(cache, { recursive: true, force: true });
     }
   }, 120_000);
 });

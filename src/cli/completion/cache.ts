@@ -20,9 +20,14 @@ interface CacheFile {
   readonly values: Record<string, Choice[]>;
 }
 
-export function cachePath(env: Env): string {
+/** `$XDG_CACHE_HOME/news` (else `~/.cache/news`): the CLI's caches, each in its own file or folder. */
+export function cacheHome(env: Env): string {
   const base = env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache');
-  return join(base, 'news', 'completion.json');
+  return join(base, 'news');
+}
+
+export function cachePath(env: Env): string {
+  return join(cacheHome(env), 'completion.json');
 }
 
 function readCache(path: string): CacheFile {

@@ -45,7 +45,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['XDG_CONFIG_HOME', 'the config file is $XDG_CONFIG_HOME/news/config.json (default ~/.config)'],
   [
     'XDG_CACHE_HOME',
-    'the completion cache is $XDG_CACHE_HOME/news/completion.json (default ~/.cache)',
+    'caches under $XDG_CACHE_HOME/news (default ~/.cache): completion.json, and mock/ (mock serve --articles data sets)',
   ],
   ['HOME', 'where ~/.config and ~/.cache are'],
   ['NEWS_MAX_RESPONSE_MB', 'the largest response read, in MB (default 64), as --max-response-mb'],

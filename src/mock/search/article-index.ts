@@ -5,6 +5,7 @@ import { type Columns, createColumns } from './columns.js';
 import type { FacetField, FacetLookup } from './facets.js';
 import { type PromptVocabulary, promptVocabularyOf } from './prompt.js';
 import { authorOf, categorySlug } from './row.js';
+import { RowSets } from './row-sets.js';
 import { tokenize } from './text.js';
 
 /** An entity of the table's dictionary, as the name filters read it. */
@@ -22,6 +23,8 @@ export interface EntityNames {
  */
 export class ArticleIndex {
   columns: Columns;
+  /** Filters kept as bitmaps between requests (row-sets.ts). */
+  readonly rowSets: RowSets;
   private generation: number;
   private names = new Map<string, Set<string>>();
   private namesFrom = -1;
@@ -33,6 +36,7 @@ export class ArticleIndex {
 
   constructor(readonly store: FixtureStore) {
     this.columns = createColumns(store.table);
+    this.rowSets = new RowSets(store.table);
     this.generation = store.table.generation;
   }
 

@@ -225,6 +225,26 @@ const SPECIAL: Readonly<Record<string, FilterHandler>> = {
   },
 };
 
+/** Special filters whose predicate reads the row and their own value only (the title's words or text). */
+const ROW_ONLY_SPECIAL = new Set([
+  'title',
+  'ignore.title',
+  'title_starts_with',
+  'title_ends_with',
+  'title_pattern',
+]);
+
+/**
+ * Whether the predicate of parameter `name` depends on nothing but the row
+ * and the parameter's own value (not on other parameters, the clock or
+ * lookups that change as articles come): the field-table filters and the
+ * title ones. Such a predicate may be kept as a bitmap (row-sets.ts).
+ */
+export function rowOnly(name: string): boolean {
+  if (ROW_ONLY_SPECIAL.has(name)) return true;
+  return SPECIAL[name] === undefined && handlerFor(name) !== undefined;
+}
+
 const BOUNDS: Readonly<Record<string, Bound>> = { min: 'gte', max: 'lte' };
 
 /**
@@ -233,6 +253,14 @@ const BOUNDS: Readonly<Record<string, Bound>> = { min: 'gte', max: 'lte' };
  * Undefined means the engine cannot apply this parameter (a test keeps that empty).
  */
 export function handlerFor(name: string): FilterHandler | undefined {
+  if (!handlers.has(name)) handlers.set(name, makeHandler(name));
+  return handlers.get(name);
+}
+
+/** handlerFor's answers, by parameter name (a request asks again for the same few). */
+const handlers = new Map<string, FilterHandler | undefined>();
+
+function makeHandler(name: string): FilterHandler | undefined {
   const special = SPECIAL[name];
   if (special) return special;
   if (name.startsWith('ignore.')) {

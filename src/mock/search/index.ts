@@ -50,7 +50,8 @@ export function createSearchEngine(store: FixtureStore): SearchEngine {
     eventTypes: () => eventTypes(core),
     matcher(params, ctx) {
       const prepared = prepareRequest(core, params, ctx);
-      const { filters, from, to } = prepared;
+      const { from, to } = prepared;
+      const filters = prepared.predicates();
       const times = prepared.table.published.data;
       return (id) => {
         const row = store.rowOf(id);

@@ -14,25 +14,25 @@ function scalar(value: unknown): string | undefined {
 }
 
 /**
- * The URL of this request with `page` (and optionally `export`) set: the
+ * The URLs of this request with `page` (and optionally `export`) set: the
  * request's own parameters as a query string on the same path, so the GET form
- * of the endpoint answers it even when the original was a POST body.
+ * of the endpoint answers it even when the original was a POST body. The
+ * parameters are encoded once for the ten URLs of an envelope.
  */
-export function pageUrl(
+export function pageUrls(
   params: Params,
   ctx: SearchContext,
-  page: number,
-  exportFormat?: string,
-): string {
+): (page: number, exportFormat?: string) => string {
   const q = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (NOT_ECHOED.has(name)) continue;
     const text = scalar(value);
     if (text !== undefined) q.set(name, text);
   }
-  q.set('page', String(page));
-  if (exportFormat !== undefined) q.set('export', exportFormat);
-  return `${ctx.baseUrl}${ctx.path}?${q.toString()}`;
+  const base = `${ctx.baseUrl}${ctx.path}?${q.toString()}${q.size > 0 ? '&' : ''}page=`;
+  // Page numbers and format names need no encoding.
+  return (page, exportFormat) =>
+    exportFormat === undefined ? `${base}${page}` : `${base}${page}&export=${exportFormat}`;
 }
 
 export interface Paging {
@@ -55,18 +55,17 @@ export function envelope(
 ): Record<string, unknown> {
   const hasNext = paging.page * paging.perPage < total;
   const hasPrevious = paging.page > 1;
+  const pageUrl = pageUrls(params, ctx);
   return {
     status: 'ok',
     limit: paging.perPage,
-    path: pageUrl(params, ctx, paging.page),
+    path: pageUrl(paging.page),
     page: paging.page,
     has_next_pages: hasNext,
-    next_page: hasNext ? pageUrl(params, ctx, paging.page + 1) : '',
+    next_page: hasNext ? pageUrl(paging.page + 1) : '',
     has_previous_page: hasPrevious,
-    previous_page: hasPrevious ? pageUrl(params, ctx, paging.page - 1) : '',
-    export: Object.fromEntries(
-      EXPORT_FORMATS.map((f) => [f, pageUrl(params, ctx, paging.page, f)]),
-    ),
+    previous_page: hasPrevious ? pageUrl(paging.page - 1) : '',
+    export: Object.fromEntries(EXPORT_FORMATS.map((f) => [f, pageUrl(paging.page, f)])),
     request_id: ctx.requestId,
   };
 }

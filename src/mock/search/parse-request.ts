@@ -50,6 +50,27 @@ function wildcardDrops(def: ParamDef, raw: RawValue): boolean {
   );
 }
 
+/** Each parameter table's definitions by name, with their place in it. */
+const tables = new WeakMap<readonly ParamDef[], Map<string, number>>();
+
+/**
+ * The definitions of `defs` that `params` names, in the table's order: a
+ * request names a few of the table's ~160 parameters.
+ */
+export function sentDefs(params: Params, defs: readonly ParamDef[]): ParamDef[] {
+  let places = tables.get(defs);
+  if (places === undefined) {
+    places = new Map(defs.map((d, i) => [d.name, i]));
+    tables.set(defs, places);
+  }
+  const found: number[] = [];
+  for (const name in params) {
+    const at = places.get(name);
+    if (at !== undefined) found.push(at);
+  }
+  return found.sort((a, b) => a - b).map((i) => defs[i] as ParamDef);
+}
+
 /**
  * Reads the parameters of `defs` from a request the way the service does:
  * unknown names are ignored, an invalid value is silently not applied, values
@@ -59,7 +80,7 @@ function wildcardDrops(def: ParamDef, raw: RawValue): boolean {
 export function parseParams(params: Params, defs: readonly ParamDef[]): ParsedParams {
   const values = new Map<string, Value>();
   const invalid = new Map<string, { rule: string; code?: string | undefined }>();
-  for (const def of defs) {
+  for (const def of sentDefs(params, defs)) {
     let raw = toRaw(params[def.name]);
     if (raw === undefined) continue;
     if (def.list !== undefined && typeof raw === 'string')

@@ -7,9 +7,9 @@ import type { ArticleTable } from '../store/table.js';
 import type { ArticleIndex } from './article-index.js';
 import { DAY_MS, dayRange, rangeEnd, rangeStart, TITLE_WINDOW_MS } from './dates.js';
 import { ENTITY_NAME_TYPES } from './fields.js';
-import { type FilterEnv, handlerFor, isFilterParam } from './filters.js';
+import { type FilterEnv, handlerFor, isFilterParam, rowOnly } from './filters.js';
 import { queryHighlightWords } from './highlight.js';
-import { listOf, parseParams, type Value } from './parse-request.js';
+import { listOf, parseParams, sentDefs, type Value } from './parse-request.js';
 import { type IgnoredPart, promptKey, translatePrompt } from './prompt.js';
 import { articleQueryTarget } from './query-target.js';
 import { highlightWords } from './text.js';
@@ -30,7 +30,14 @@ export interface PromptMeta {
 /** A request read, checked and turned into predicates; what every news endpoint starts from. */
 export interface Prepared {
   readonly values: ReadonlyMap<string, Value>;
-  readonly filters: readonly DocFilter[];
+  /** Every filter as a predicate (streams and webhooks test one row at a time); made on first call. */
+  readonly predicates: () => readonly DocFilter[];
+  /**
+   * The same filters for a scan: those kept as bitmaps (row-sets.ts) and the
+   * predicates of the others. The published_at filters are in neither: the
+   * bounds below hold them, and every scan and matcher applies the bounds.
+   */
+  readonly scan: { readonly sets: readonly Uint32Array[]; readonly rest: readonly DocFilter[] };
   /** published_at bounds every match lies in (inclusive), to skip the rest of the date-sorted index. */
   readonly from: number;
   readonly to: number;
@@ -225,6 +232,9 @@ function searchedWords(values: ReadonlyMap<string, Value>): string[] {
   return [...new Set(words)];
 }
 
+/** Filters the date bounds of `Prepared` stand for (dateBounds reads the same values). */
+const DATE_FILTERS = new Set(['published_at', 'published_at.start', 'published_at.end']);
+
 export function prepare(
   rawParams: Params,
   ctx: SearchContext,
@@ -240,7 +250,6 @@ export function prepare(
   const window = titleWindow(values, defs, now);
   const base = { values, index };
   const env: FilterEnv = { ...base, compileQuery: queryCompiler(base) };
-  const filters: DocFilter[] = [];
   const skip = options.valuesOnly ?? new Set<string>();
   const filtering = new Map([...values].filter(([name]) => !skip.has(name)));
   let { from, to } = dateBounds(filtering);
@@ -248,16 +257,35 @@ export function prepare(
     from = Math.max(from, window.from);
     to = Math.min(to, window.to);
   }
-  for (const def of defs) {
+  const sets: Uint32Array[] = [];
+  const rest: DocFilter[] = [];
+  // Predicates of the filters a bitmap stands for: made only if a matcher asks.
+  const deferred: (() => DocFilter | undefined)[] = [];
+  for (const def of sentDefs(Object.fromEntries(filtering), defs)) {
     const value = filtering.get(def.name);
-    if (value === undefined || !isFilterParam(def)) continue;
+    if (value === undefined || !isFilterParam(def) || DATE_FILTERS.has(def.name)) continue;
     const handler = handlerFor(def.name);
-    const filter = handler?.(value, env);
-    if (filter) filters.push(filter);
+    if (handler === undefined) continue;
+    const make = (): DocFilter | undefined => handler(value, env);
+    const bits = rowOnly(def.name)
+      ? index.rowSets.bitsOf(`${def.name}\u0000${value}`, make)
+      : undefined;
+    if (bits !== undefined) {
+      sets.push(bits);
+      deferred.push(make);
+      continue;
+    }
+    const filter = make();
+    if (filter) rest.push(filter);
   }
+  let filters: readonly DocFilter[] | undefined;
   return {
     values,
-    filters,
+    predicates: () => {
+      filters ??= [...rest, ...deferred.map((make) => make()).filter((f) => f !== undefined)];
+      return filters;
+    },
+    scan: { sets, rest },
     from,
     to,
     warnings: window?.warning ? [window.warning] : [],

@@ -4,10 +4,14 @@
  */
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+/** WORD for ASCII text (where letters and digits are [a-z0-9] once lower-cased): several times faster. */
+const ASCII_WORD = /[a-z0-9]+(?:'[a-z0-9]+)*/g;
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** Lower-cased words of a text, in order (apostrophes kept inside words: "Musk's"). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const lower = text.toLowerCase();
+  return lower.match(NOT_ASCII.test(lower) ? WORD : ASCII_WORD) ?? [];
 }
 
 /**

@@ -19,14 +19,22 @@ import { type ArticleTable, BODY } from './table.js';
 export type Regenerate = (ref: number, id: number, publishedMs: number) => Article;
 
 /** Where the store file's article bytes are: in memory, or read from the file on demand. */
-export type FileBytes = { buffer: Buffer } | { fd: number; offset: number };
+export type FileBytes = { buffer: Buffer } | { fd: number; offset: number; length: number };
 
 const ISO_LENGTH = 24;
-const CACHE_ENTRIES = 4096;
+/**
+ * What the cache of shown articles may hold. Making a generated article
+ * again costs ~60 µs (the generator, JSON.stringify, UTF-8), copying its
+ * bytes well under one: 64 MB keep ~14,000 articles of ~4.6 KB, the pages of
+ * a few hundred different searches over 100,000 articles (an LRU smaller than
+ * the pages a load cycles through keeps none of them).
+ */
+const CACHE_BYTES = 64 * 1024 * 1024;
 
 export class ArticleJson {
   private readonly memory: Buffer[] = [];
   private readonly cache = new Map<number, Buffer>();
+  private cached = 0;
   private generation = -1;
   private readonly generators = new Map<number, Regenerate>();
 
@@ -51,6 +59,7 @@ export class ArticleJson {
     const t = this.table;
     if (this.generation !== t.generation) {
       this.cache.clear();
+      this.cached = 0;
       this.generation = t.generation;
     }
     const kind = t.bodyKind.data[row] as number;
@@ -64,9 +73,11 @@ export class ArticleJson {
       return cached;
     }
     const bytes = kind === BODY.file ? this.fromFile(row, ref) : this.generated(row, kind, ref);
-    if (this.cache.size >= CACHE_ENTRIES) {
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
+    this.cached += bytes.length;
+    for (const [old, oldBytes] of this.cache) {
+      if (this.cached <= CACHE_BYTES) break;
+      this.cache.delete(old);
+      this.cached -= oldBytes.length;
     }
     this.cache.set(row, bytes);
     return bytes;
@@ -77,11 +88,6 @@ export class ArticleJson {
     return JSON.parse(this.bytes(row).toString('utf8')) as Article;
   }
 
-  /** The store file this reads by offset, if any. */
-  get fd(): number | undefined {
-    return this.file !== undefined && 'fd' in this.file ? this.file.fd : undefined;
-  }
-
   /**
    * Reads the store file's articles from this buffer (its whole article
    * section, read once by a long-running server) instead of by offset.
@@ -90,9 +96,39 @@ export class ArticleJson {
     this.file = { buffer };
   }
 
+  /**
+   * Reads the whole article section with `read` when the first article of
+   * the file is asked for (a server's start and its counts need none).
+   */
+  useFileBytesLater(read: () => Buffer): void {
+    this.whole = read;
+  }
+  private whole: (() => Buffer) | undefined;
+
+  /** The store file's whole article section (what BODY.file rows point into); empty without one. */
+  fileBytes(): Buffer {
+    const file = this.file;
+    if (file === undefined) return Buffer.alloc(0);
+    return 'buffer' in file ? file.buffer : readRange(file.fd, file.offset, file.length);
+  }
+
+  /** The store file this reads by offset, if any. */
+  get fd(): number | undefined {
+    return this.fileSection?.fd;
+  }
+
+  /** Where the store file's article section is, when it is read by offset. */
+  get fileSection(): { fd: number; offset: number; length: number } | undefined {
+    return this.file !== undefined && 'fd' in this.file ? this.file : undefined;
+  }
+
   private fromFile(row: number, ref: number): Buffer {
     const t = this.table;
     const length = t.bodyLength.data[row] as number;
+    if (this.whole !== undefined) {
+      this.file = { buffer: this.whole() };
+      this.whole = undefined;
+    }
     const file = this.file;
     if (file === undefined) throw new Error(`row ${row}: the store file is not open`);
     let bytes: Buffer;

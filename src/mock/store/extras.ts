@@ -1,10 +1,11 @@
 /**
  * `--articles N`: the base set grown with N − base generated extras, kept as
  * columns only (their JSON is made again from the seed when a page shows
- * one). Made newest first, so a scan reads their rows in sequence; on worker
- * threads when the machine has cores to spare (extras-worker.ts), each
- * making one contiguous run of dates, appended in order: the table is the
- * same whichever way it was made, row for row.
+ * one). Made newest first, so a scan reads their rows in sequence; when the
+ * machine has cores to spare, by this thread and worker threads
+ * (extras-worker.ts) at once, each making one contiguous run of dates (this
+ * thread the newest, straight into the table), appended in order: the table
+ * is the same whichever way it was made, row for row.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -15,7 +16,8 @@ import { ArticleTable, BODY } from './table.js';
 
 /** Below this many extras, threads cost more than they save. */
 const PARALLEL_FROM = 20_000;
-const MAX_WORKERS = 4;
+/** This thread and at most three workers. */
+const MAX_THREADS = 4;
 
 /** One run of extras to make: their indexes, newest first, and their times (shifted to now). */
 export interface ExtrasTask {
@@ -48,8 +50,11 @@ export async function makeExtras(
   extras?: Extras,
 ): Promise<void> {
   extras ??= await extrasFor(task.seed);
-  reserveRows(table, table.rows + task.indexes.length);
-  for (let k = 0; k < task.indexes.length; k++) {
+  const n = task.indexes.length;
+  // Room for every row at once, the lists sized from the first rows' values (or the table's own).
+  const sample = table.rows > 0 ? 0 : Math.min(n, 256);
+  for (let k = 0; k < n; k++) {
+    if (k === sample) reserveRows(table, table.rows + n - k);
     const i = task.indexes[k] as number;
     const published = task.published[k] as number;
     // The date is the column's; the lean article's own is not read.
@@ -82,6 +87,13 @@ function tableOf(part: TablePart): ArticleTable {
   return table;
 }
 
+/** Extras' JSON is made again from the seed when a page shows one: the generator, ready. */
+export async function makesExtras(json: ArticleJson, seed: number): Promise<Extras> {
+  const extras = await extrasFor(seed);
+  json.generate(BODY.extra, (ref) => extras.make(ref));
+  return extras;
+}
+
 export async function addExtras(
   table: ArticleTable,
   json: ArticleJson,
@@ -89,8 +101,7 @@ export async function addExtras(
   count: number,
   now: Date,
 ): Promise<void> {
-  const extras = await extrasFor(seed);
-  json.generate(BODY.extra, (ref) => extras.make(ref));
+  const extras = await makesExtras(json, seed);
   // Each extra's date is its random stream's first draw: all are dated before any is made.
   const ages = Float64Array.from({ length: count }, (_, i) => extras.age(i));
   // Newest first; ties by the higher id (a later index).
@@ -102,28 +113,30 @@ export async function addExtras(
     order,
     (i) => REFERENCE_INSTANT - (ages[i] as number) + shift,
   );
-  const workers = count < PARALLEL_FROM ? 1 : Math.min(MAX_WORKERS, availableParallelism());
+  const threads = count < PARALLEL_FROM ? 1 : Math.min(MAX_THREADS, availableParallelism());
   const workerUrl = new URL('./extras-worker.js', import.meta.url);
   // From the sources (the tests), there is no compiled worker: the extras are made here.
-  const canThread = workers > 1 && !import.meta.url.endsWith('.ts');
+  const canThread = threads > 1 && !import.meta.url.endsWith('.ts');
+  const first = table.rows;
   if (!canThread) {
-    const rows = table.rows;
     await makeExtras({ seed, indexes: order, published }, table, extras);
-    table.insert(Array.from({ length: count }, (_, k) => rows + k));
+    table.insert(Array.from({ length: count }, (_, k) => first + k));
     return;
   }
-  const size = Math.ceil(count / workers);
-  const threads: Worker[] = [];
-  const parts = await Promise.all(
-    Array.from({ length: workers }, (_, w) => {
-      const task: ExtrasTask = {
-        seed,
-        indexes: order.slice(w * size, (w + 1) * size),
-        published: published.slice(w * size, (w + 1) * size),
-      };
+  const size = Math.ceil(count / threads);
+  const run = (t: number): ExtrasTask => ({
+    seed,
+    indexes: order.slice(t * size, (t + 1) * size),
+    published: published.slice(t * size, (t + 1) * size),
+  });
+  // Workers make the older runs, one each…
+  const workers: Worker[] = [];
+  const made = Promise.all(
+    Array.from({ length: threads - 1 }, (_, w) => {
+      const task = run(w + 1);
       return new Promise<TablePart>((resolve, reject) => {
         const worker = new Worker(workerUrl, { workerData: task });
-        threads.push(worker);
+        workers.push(worker);
         worker.once('message', (part: TablePart) => resolve(part));
         worker.once('error', reject);
         worker.once('exit', (code) => {
@@ -131,12 +144,24 @@ export async function addExtras(
         });
       });
     }),
-  ).catch(async (error: unknown) => {
+  );
+  const stopAll = async (error: unknown): Promise<never> => {
     // One failed: the others' work is of no use.
-    await Promise.all(threads.map((t) => t.terminate()));
+    await Promise.all(workers.map((t) => t.terminate()));
     throw error;
-  });
-  const rows: number[] = [];
-  for (const part of parts) for (const row of appendTable(table, tableOf(part))) rows.push(row);
+  };
+  // …while this thread makes the newest straight into the table (no copy,
+  // no codes to translate), with room reserved for all of them.
+  reserveRows(table, first + count);
+  await makeExtras(run(0), table, extras).catch(stopAll);
+  const parts = await made.catch(stopAll);
+  const tables = parts.map(tableOf);
+  // Room for every part at once: each column is copied into its final array once.
+  const added = new Map<string, number>();
+  for (const t of tables)
+    for (const [name, c] of namedColumns(t)) added.set(name, (added.get(name) ?? 0) + c.length);
+  for (const [name, c] of namedColumns(table)) c.reserve(c.length + (added.get(name) ?? 0));
+  const rows = Array.from({ length: table.rows - first }, (_, k) => first + k);
+  for (const t of tables) for (const row of appendTable(table, t)) rows.push(row);
   table.insert(rows);
 }

@@ -92,6 +92,24 @@ export class Dict<T> {
     return c;
   }
 
+  /**
+   * The code of a value made afresh for each article (a byline, a place, an
+   * event): found by its key alone, since identity would never find it
+   * again (and remembering every such object by identity costs the
+   * collector). When new, `keep()` is what the dictionary keeps.
+   */
+  codeFresh(value: T, keep: () => T = () => value): number {
+    const codes = this.index();
+    const k = this.key(value);
+    let c = codes.get(k);
+    if (c === undefined) {
+      c = this.values.length;
+      this.values.push(keep());
+      codes.set(k, c);
+    }
+    return c;
+  }
+
   /** The code of a value already known (by its key), or undefined. */
   find(key: string): number | undefined {
     return this.index().get(key);

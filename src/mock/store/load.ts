@@ -10,7 +10,7 @@
  * Only this path's modules load for a `--mock` command: the generator is
  * imported when a set is generated or grown.
  */
-import { statSync } from 'node:fs';
+import { statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Article } from '../fixtures/article-types.js';
@@ -22,7 +22,7 @@ import {
   fixturesDataDir,
 } from '../fixtures/committed.js';
 import { ArticleJson, type FileBytes, readRange } from './article-json.js';
-import { addExtras } from './extras.js';
+import { addExtras, makesExtras } from './extras.js';
 import { buildCatalogue } from './catalogue.js';
 import { type Catalogue, FixtureStore } from './fixture-store.js';
 import { catalogueOf, readStoreFile, type StoreFileContents } from './store-file.js';
@@ -41,6 +41,12 @@ export interface LoadFixturesOptions {
   articles?: number;
   /** Default: the current time. */
   now?: Date;
+  /**
+   * Where a grown set (`articles` above the base) is kept between runs
+   * (grown-cache.ts): read from there when it was made before, written there
+   * when it is made. Default: none, made every time.
+   */
+  cacheDir?: string;
 }
 
 /** Where the build writes the committed set's store file: <repo>/dist/fixtures/. */
@@ -73,7 +79,11 @@ export const COMMITTED_FILES = [
 ];
 
 /** One read of the store file per process: stores share its columns (copied on first append). */
-let opened: { contents: StoreFileContents; articles?: Buffer } | undefined;
+let opened: { contents: StoreFileContents } | undefined;
+/** Grown sets read (grown-cache.ts), by path: one read per process, like the store file. */
+const grownFiles = new Map<string, StoreFileContents>();
+/** Article sections read into memory by `preloadArticles`, by file: shared by every store of the process. */
+const preloaded = new Map<number, Buffer>();
 
 export interface EncodedSet {
   table: ArticleTable;
@@ -133,7 +143,8 @@ function restore(contents: StoreFileContents): ArticleTable {
     for (const v of header.dicts[name] ?? []) (dict.values as unknown[]).push(v);
   }
   table.restoreTitles(contents.titles);
-  table.index.restore(header.order ?? Int32Array.from({ length: header.rows }, (_, i) => i));
+  const order = header.order === undefined ? undefined : columns.get(header.order);
+  table.index.restore(order ?? Int32Array.from({ length: header.rows }, (_, i) => i));
   return table;
 }
 
@@ -157,15 +168,20 @@ async function committed(): Promise<BaseSet> {
       table: restore(contents),
       catalogue: () => catalogueOf(contents.catalogue()),
       lists,
-      file: opened.articles
-        ? { buffer: opened.articles }
-        : { fd: contents.fd, offset: contents.header.json.offset },
+      file: fileOf(contents),
     };
   }
   const { parseFiles, catalogueLists } = await import('../fixtures/data-files.js');
   const { readFileSync } = await import('node:fs');
   const { catalogue, articles } = parseFiles((name) => readFileSync(join(dir, name)));
   return inMemory(encodeSet(articles, catalogueLists(catalogue)));
+}
+
+/** A store file's article section: in memory when a server read it already, else by offset. */
+function fileOf(contents: StoreFileContents): FileBytes {
+  const { fd, header } = contents;
+  const buffer = preloaded.get(fd);
+  return buffer ? { buffer } : { fd, offset: header.json.offset, length: header.json.length };
 }
 
 function inMemory(set: EncodedSet): BaseSet {
@@ -180,6 +196,18 @@ function inMemory(set: EncodedSet): BaseSet {
 export async function loadFixtures(options: LoadFixturesOptions = {}): Promise<FixtureStore> {
   const seed = options.seed ?? COMMITTED_SEED;
   const now = options.now ?? new Date();
+  const wanted = options.articles ?? 0;
+  const cache =
+    options.cacheDir !== undefined && wanted > BASE_ARTICLES
+      ? await import('./grown-cache.js').then((m) => ({
+          save: m.saveGrown,
+          file: m.grownFile(options.cacheDir as string, seed, wanted),
+        }))
+      : undefined;
+  if (cache !== undefined) {
+    const kept = await loadGrown(cache.file, seed, now);
+    if (kept !== undefined) return kept;
+  }
   let set: BaseSet;
   if (seed === COMMITTED_SEED) set = await committed();
   else {
@@ -191,27 +219,56 @@ export async function loadFixtures(options: LoadFixturesOptions = {}): Promise<F
   const { table } = set;
   shiftDates(table, now.getTime() - REFERENCE_INSTANT);
   const json = new ArticleJson(table, set.file);
-  const wanted = options.articles ?? 0;
   let catalogue = set.catalogue;
-  if (wanted > table.rows) {
+  const grow = wanted > table.rows;
+  if (grow) {
     await addExtras(table, json, seed, wanted - table.rows, now);
     // More articles mention more people and carry more bylines.
     catalogue = buildCatalogue(table, await set.lists());
   }
-  return new FixtureStore(now, seed, table, json, catalogue);
+  const store = new FixtureStore(now, seed, table, json, catalogue);
+  if (grow && cache !== undefined) cache.save(store, cache.file);
+  return store;
+}
+
+/** A grown set made before (grown-cache.ts), or undefined when there is none for this code. */
+async function loadGrown(
+  file: { path: string; source: Record<string, number> },
+  seed: number,
+  now: Date,
+): Promise<FixtureStore | undefined> {
+  let contents = grownFiles.get(file.path);
+  if (contents === undefined) {
+    contents = readStoreFile(file.path, file.source);
+    if (contents === undefined || contents.header.seed !== seed) return undefined;
+    grownFiles.set(file.path, contents);
+    // Used now: the directory keeps the newest files.
+    utimesSync(file.path, new Date(), new Date());
+  }
+  const table = restore(contents);
+  shiftDates(table, now.getTime() - REFERENCE_INSTANT);
+  const json = new ArticleJson(table, fileOf(contents));
+  await makesExtras(json, seed);
+  const read = contents;
+  return new FixtureStore(now, seed, table, json, () => catalogueOf(read.catalogue()));
 }
 
 /**
- * A long-running server reads the committed articles' JSON into memory once
- * (a one-shot command reads the few it shows by offset). Shared by every
- * store of the process.
+ * A long-running server reads the store file's articles' JSON into memory
+ * once, with the first article it shows (a one-shot command reads the few
+ * it shows by offset). Shared by every store of the process.
  */
 export function preloadArticles(store: FixtureStore): void {
-  const fd = store.json.fd;
-  if (opened === undefined || fd === undefined || fd !== opened.contents.fd) return;
-  const { json } = opened.contents.header;
-  opened.articles ??= readRange(fd, json.offset, json.length);
-  store.json.useFileBytes(opened.articles);
+  const section = store.json.fileSection;
+  if (section === undefined) return;
+  store.json.useFileBytesLater(() => {
+    let buffer = preloaded.get(section.fd);
+    if (buffer === undefined) {
+      buffer = readRange(section.fd, section.offset, section.length);
+      preloaded.set(section.fd, buffer);
+    }
+    return buffer;
+  });
 }
 
 /**

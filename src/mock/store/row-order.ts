@@ -16,6 +16,8 @@ export class RowOrder {
   private readonly dead = u8();
   private readonly positions = i32();
   private positionsAt = -1;
+  private readonly runLengths = i32();
+  private runsAt = -1;
   /** Bumped on every change: anything derived from the order is rebuilt when it moves. */
   version = 0;
 
@@ -39,11 +41,20 @@ export class RowOrder {
 
   /** The rows of a table read from its file, already in order: all of them live. */
   restore(rows: ArrayLike<number>): void {
-    for (let i = 0; i < rows.length; i++) {
+    const n = rows.length;
+    const from = this.rows.length;
+    this.rows.reserve(from + n);
+    let top = this.dead.length;
+    for (let i = 0; i < n; i++) {
       const row = rows[i] as number;
-      this.rows.push(row);
-      while (this.dead.length <= row) this.dead.push(0);
+      this.rows.data[from + i] = row;
+      if (row >= top) top = row + 1;
     }
+    this.rows.length = from + n;
+    this.dead.reserve(top);
+    // New typed-array room is zero: every row up to the highest is live.
+    this.dead.data.fill(0, this.dead.length, top);
+    this.dead.length = top;
     this.version++;
   }
 
@@ -99,6 +110,30 @@ export class RowOrder {
     this.dead.length = rowCount;
     this.dead.data.fill(0, 0, rowCount);
     this.version++;
+  }
+
+  /**
+   * For each place p, how many places from p on hold rows that go up by
+   * one (`rows[p + k] === rows[p] + k`): the runs a scan may step over
+   * whole when a bitmap by row has none of their bits (select.ts). Rows
+   * made in order (the store file's, the `--articles` extras) form long runs.
+   */
+  runs(): Int32Array {
+    if (this.runsAt !== this.version) {
+      const n = this.rows.length;
+      this.runLengths.reserve(n);
+      this.runLengths.length = n;
+      const runs = this.runLengths.data;
+      const rows = this.rows.data;
+      for (let p = n - 1; p >= 0; p--) {
+        runs[p] =
+          p + 1 < n && (rows[p + 1] as number) === (rows[p] as number) + 1
+            ? (runs[p + 1] as number) + 1
+            : 1;
+      }
+      this.runsAt = this.version;
+    }
+    return this.runLengths.view();
   }
 
   /** A row's place in the index (0 = newest), or -1. */

@@ -18,7 +18,7 @@ import type { ArticleTable } from './table.js';
 import { namedColumns } from './table-layout.js';
 
 /** Bumped whenever the layout or the encoding of a column changes: an older file is then rebuilt. */
-export const STORE_FORMAT = 1;
+export const STORE_FORMAT = 2;
 const MAGIC = 'NEWSSTOR';
 
 type ColumnType = 'f64' | 'i32' | 'u8';
@@ -40,7 +40,8 @@ export interface StoreFileHeader {
   rows: number;
   columns: Record<string, { type: ColumnType; offset: number; length: number }>;
   dicts: Record<string, unknown[]>;
-  order: number[] | undefined;
+  /** The index (rows newest first), when it is not rows 0, 1, 2…: a column of that name. */
+  order: typeof ORDER_COLUMN | undefined;
   /**
    * JSON texts read only when needed, by offset after the columns: the
    * titles (title filters), the catalogue (derived from the articles at
@@ -74,25 +75,41 @@ function typeOf(column: { data: Float64Array | Int32Array | Uint8Array }): Colum
       : 'u8';
 }
 
-export function writeStoreFile(
-  path: string,
-  input: {
-    seed: number;
-    reference: string;
-    source: Record<string, number>;
-    table: ArticleTable;
-    catalogue: Catalogue;
-    /** Every row's JSON, concatenated; each row's bodyRef and bodyLength point into it. */
-    json: Buffer;
-  },
-): void {
+export interface StoreFileInput {
+  seed: number;
+  reference: string;
+  source: Record<string, number>;
+  table: ArticleTable;
+  /** Values to write instead of a column's own (a grown set's dates moved back, grown-cache.ts). */
+  columns?: ReadonlyMap<string, Float64Array | Int32Array | Uint8Array>;
+  catalogue: Catalogue;
+  /**
+   * Every row's JSON, concatenated; each row's bodyRef and bodyLength point
+   * into it. Only its length: the caller writes it after the other pieces.
+   */
+  json: Buffer | { length: number };
+}
+
+export function writeStoreFile(path: string, input: StoreFileInput & { json: Buffer }): void {
+  writeFileSync(path, Buffer.concat(encodeStoreFile(input)));
+}
+
+/**
+ * The store file's bytes, in pieces (the columns' are views of the table's
+ * arrays), the articles' JSON last when `input.json` is a Buffer.
+ */
+export function encodeStoreFile(input: StoreFileInput): Buffer[] {
   const { table } = input;
   const columns: StoreFileHeader['columns'] = {};
   const parts: Buffer[] = [];
   let at = 0;
-  for (const [name, column] of namedColumns(table)) {
+  const ordered = isIdentity(table.order, table.rows);
+  type Column = { data: Float64Array | Int32Array | Uint8Array; length: number };
+  const all: [string, Column][] = namedColumns(table);
+  if (!ordered) all.push([ORDER_COLUMN, { data: table.order, length: table.order.length }]);
+  for (const [name, column] of all) {
     const type = typeOf(column);
-    const view = column.data.subarray(0, column.length);
+    const view = input.columns?.get(name) ?? column.data.subarray(0, column.length);
     const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
     columns[name] = { type, offset: at, length: column.length };
     parts.push(bytes);
@@ -112,7 +129,7 @@ export function writeStoreFile(
     rows: table.rows,
     columns,
     dicts: Object.fromEntries(Object.entries(table.dict).map(([k, d]) => [k, d.values])),
-    order: isIdentity(table.order, table.rows) ? undefined : Array.from(table.order),
+    order: ordered ? undefined : ORDER_COLUMN,
   };
   const titles = Buffer.from(JSON.stringify(table.titles));
   const catalogue = Buffer.from(
@@ -141,10 +158,12 @@ export function writeStoreFile(
   head.writeUInt32LE(text.length, MAGIC.length);
   head.writeUInt32LE(columnsStart, MAGIC.length + 4);
   text.copy(head, PREFIX);
-  writeFileSync(path, Buffer.concat([head, ...parts, input.json]));
+  return Buffer.isBuffer(input.json) ? [head, ...parts, input.json] : [head, ...parts];
 }
 
 const align = (n: number): number => Math.ceil(n / 8) * 8;
+/** The index's column, beside the table's own. */
+const ORDER_COLUMN = '@order';
 /** Magic, header length, columns' start. */
 const PREFIX = MAGIC.length + 8;
 

@@ -135,9 +135,11 @@ export function appendTable(table: ArticleTable, part: ArticleTable): number[] {
   for (const name of SCALAR_COLUMNS) copy(name, table[name], part[name]);
   for (const t of part.titles) table.titles.push(t);
   for (const [list, values] of LIST_COLUMNS) {
-    const base = table[list].start.data[table[list].start.length - 1] as number;
-    const start = part[list].start;
-    for (let r = 1; r < start.length; r++) table[list].start.push(base + (start.data[r] as number));
+    const to = table[list].start;
+    const from = part[list].start;
+    const base = to.data[to.length - 1] as number;
+    to.reserve(to.length + from.length - 1);
+    for (let r = 1; r < from.length; r++) to.data[to.length++] = base + (from.data[r] as number);
     for (const name of values) copy(name, table[name], part[name]);
   }
   return Array.from({ length: part.rows }, (_, i) => first + i);

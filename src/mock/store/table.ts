@@ -202,7 +202,10 @@ export class ArticleTable {
     this.created.push(createdMs ?? published);
     this.language.push(this.dict.languages.code(a.language.toLowerCase()));
     this.source.push(this.dict.sources.code(a.source));
-    this.author.push(this.dict.authors.code({ id: a.author.id, name: a.author.name }));
+    const author = a.author;
+    this.author.push(
+      this.dict.authors.codeFresh(author, () => ({ id: author.id, name: author.name })),
+    );
     this.story.push(a.story.id);
     this.flags.push(
       (a.is_clickbait ? FLAG.clickbait : 0) |
@@ -245,7 +248,7 @@ export class ArticleTable {
     this.list(this.industries, a.industries, (i) =>
       this.industryCode.push(this.dict.industries.code(i)),
     );
-    this.list(this.events, a.events, (e) => this.eventCode.push(this.dict.events.code(e)));
+    this.list(this.events, a.events, (e) => this.eventCode.push(this.dict.events.codeFresh(e)));
     this.list(this.entities, a.entities, (e) => {
       this.entityCode.push(this.entityCodeOf(e));
       this.entityFrequency.push(e.frequency);
@@ -254,7 +257,7 @@ export class ArticleTable {
     });
     const located = a.locations_mentioned.filter((l) => l.lat !== null && l.lng !== null);
     this.list(this.places, located, (l) => {
-      this.placeCode.push(this.dict.places.code(l));
+      this.placeCode.push(this.dict.places.codeFresh(l));
       const lower = l.name.toLowerCase();
       const entity = a.entities.find(
         (e) => e.type === 'location' && e.name.toLowerCase() === lower,
