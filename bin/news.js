@@ -13,14 +13,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 ) {
   // answered
 } else {
-  // The bundle (build/bundle.mjs) starts faster; dist/cli is the same code, module by module.
-  let cli;
-  try {
-    cli = await import('../dist/bundle/main.js');
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('bundle'))
-      throw error;
-    cli = await import('../dist/cli/main.js');
+  // The bundle (build/bundle.mjs) starts faster, from a code cache; dist/cli is
+  // the same code, module by module, for a tree built without it.
+  const { coreFiles, loadCore } = await import('../dist/cli/boot/code-cache.js');
+  const core = loadCore(coreFiles(process.env), process.env);
+  if (core !== undefined) {
+    await core.exports.main(argv);
+    core.save();
+  } else {
+    await (await import('../dist/cli/main.js')).main(argv);
   }
-  await cli.main(argv);
 }

@@ -191,8 +191,10 @@ function buildCommand(
     command.addArgument(annotate(argument, { arg }));
   }
   const readParams = spec.params ? addParamOptions(command, spec.params) : undefined;
+  // A map, not a search per parameter: search has ~160 of them, on every start.
+  const byFlag = new Map(command.options.map((o) => [o.long, o]));
   for (const def of spec.params ?? []) {
-    const option = command.options.find((o) => o.long === `--${flagName(def.name)}`);
+    const option = byFlag.get(`--${flagName(def.name)}`);
     if (option) annotate(option, { param: def });
   }
   if (spec.params) {

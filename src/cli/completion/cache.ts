@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { newsCacheDir } from '../cache-dir.js';
 import type { Choice } from './types.js';
 
 /** Per key, the most recent first; older values fall off past this. */
@@ -21,8 +21,7 @@ interface CacheFile {
 }
 
 export function cachePath(env: Env): string {
-  const base = env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache');
-  return join(base, 'news', 'completion.json');
+  return join(newsCacheDir(env), 'completion.json');
 }
 
 function readCache(path: string): CacheFile {
