@@ -4,7 +4,8 @@
  * a V8 code cache, and proxies for the ES modules that stay.
  *
  * - start.cjs: what every start runs (main.js and its static imports). It
- *   exports main and run, and, under prefixed names, what the other parts import.
+ *   exports main and run, and `shared`: under prefixed names, what the other
+ *   parts import.
  * - lazy.cjs: what commands import later (`lazy` files), compiled on the first
  *   import() of one of them; each file initialised when first imported. It
  *   reads the start files' exports off start.cjs.
@@ -66,7 +67,7 @@ function fromPassOne(outdir, files, parts, script, startIndex) {
       b.onLoad({ filter: /.*/, namespace: 'start-exports' }, (args) => {
         const index = startIndex.get(args.path);
         const names = parts.exportsOf(args.path);
-        const locals = names.map((n, j) => `x${j}=__news_start.${startName(index, n)}`);
+        const locals = names.map((n, j) => `x${j}=__news_start.shared.${startName(index, n)}`);
         const exports = names.map((n, j) => `x${j} as ${n}`);
         return {
           contents: `const ${locals.join(',')};export{${exports.join(',')}};`,
@@ -108,7 +109,7 @@ function proxy(path, parts, startIndex) {
   const lazy = parts.lazy.has(path);
   const from = lazy
     ? `await ${core}.lazy(${JSON.stringify(`./${basename(path)}`)})`
-    : `${core}.start`;
+    : `${core}.start.shared`;
   const read = (n) => (lazy ? n : startName(startIndex.get(path), n));
   const locals = names.map((n, j) => `x${j}=m.${read(n)}`);
   const exports = names.map((n, j) => `x${j} as ${n}`);
@@ -122,12 +123,14 @@ function proxy(path, parts, startIndex) {
 export async function buildScripts(outdir, files, parts, importedBy) {
   const startFiles = [...parts.start];
   const startIndex = new Map(startFiles.map((path, i) => [path, i]));
+  // One object of plain values (esbuild would define a getter per export, ~300 at every start).
+  const shared = startFiles.flatMap((path, i) =>
+    parts.exportsOf(path).map((n) => ({ path, n, as: startName(i, n) })),
+  );
   const startEntry = [
     "export * from './main.js';",
-    ...startFiles.map((path, i) => {
-      const names = parts.exportsOf(path).map((n) => `${n} as ${startName(i, n)}`);
-      return names.length === 0 ? '' : `export {${names.join(',')}} from './${basename(path)}';`;
-    }),
+    ...shared.map(({ path, n, as }) => `import { ${n} as ${as} } from './${basename(path)}';`),
+    `export const shared = {${shared.map(({ as }) => as).join(',')}};`,
   ].join('\n');
   const lazyEntry = `export const loaders = {${[...parts.lazy]
     .map((path) => `${JSON.stringify(`./${basename(path)}`)}: () => import('./${basename(path)}')`)
