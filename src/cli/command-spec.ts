@@ -1,3 +1,4 @@
+import type { FormatName } from '../output/types.js';
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
 import type { ValueHint } from './completion/types.js';
@@ -70,5 +71,15 @@ export interface CommandSpec {
    * always there. A group of subcommands takes what any of them takes.
    */
   readonly globals?: readonly GlobalName[];
+  /**
+   * The formats -f takes, and -o's extension may name (default: every one);
+   * `--help` and shell completion list just these, and any other is refused.
+   */
+  readonly formats?: readonly FormatName[];
+  /**
+   * It prints one value (`count`: the number, `ping`: pong); -f or -o asks
+   * for a record instead. The profile's `format` setting does not apply.
+   */
+  readonly valueUnlessAsked?: boolean;
   readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
 }

@@ -15,8 +15,11 @@ import {
   type GlobalName,
   type GlobalOptionDef,
   PAGING,
+  formatOption,
   globalsOf,
 } from './global-options.js';
+import { formatFromPath } from '../output/formats.js';
+import type { FormatName } from '../output/types.js';
 import { VERSION } from './version.js';
 
 /** Called with the parsed global flags and a handler; main.ts owns the runtime's lifetime. */
@@ -95,12 +98,42 @@ function hidden(command: Command): boolean {
   return (command as unknown as { _hidden?: boolean })._hidden === true;
 }
 
-/** The options of `defs`, under "Global options:", with what completion offers for their values. */
-function addGlobals(command: Command, defs: readonly GlobalOptionDef[]): void {
-  for (const def of defs) {
+/**
+ * The options of `defs`, under "Global options:", with what completion offers
+ * for their values; -f lists the command's formats when it takes fewer.
+ */
+function addGlobals(
+  command: Command,
+  defs: readonly GlobalOptionDef[],
+  formats?: readonly FormatName[],
+): void {
+  for (const given of defs) {
+    const def = given.name === 'format' && formats ? formatOption(formats) : given;
     const option = new Option(def.flags, def.description).helpGroup(GLOBAL_GROUP);
     command.addOption(def.source ? annotate(option, { source: def.source }) : option);
   }
+}
+
+/**
+ * -f or -o's extension naming a format the command does not write: refused
+ * before anything is sent (`news count -f rss`: one count is no feed).
+ */
+function checkFormat(
+  command: Command,
+  formats: readonly FormatName[],
+  globals: Record<string, unknown>,
+): void {
+  const { format: flag, output } = globals;
+  const [format, from] =
+    typeof flag === 'string'
+      ? [flag, '']
+      : typeof output === 'string' && output !== '-'
+        ? [formatFromPath(output), ` (the format of ${output})`]
+        : [undefined, ''];
+  if (format === undefined || (formats as readonly string[]).includes(format)) return;
+  throw new UsageError(`${commandPath(command)} does not write ${format}${from}`, {
+    hint: `-f takes ${formats.join(', ')}`,
+  });
 }
 
 /**
@@ -230,7 +263,7 @@ function buildCommand(
     command.addOption(annotate(opt, { option }));
   }
   const globals = globalsTaken(spec, inheritedGlobals);
-  addGlobals(command, globalsOf(globals));
+  addGlobals(command, globalsOf(globals), spec.formats);
   for (const sub of spec.subcommands ?? [])
     buildCommand(command, sub, launch, lenientConfig, spec.globals ?? inheritedGlobals);
   const run = spec.run;
@@ -249,7 +282,15 @@ function buildCommand(
         ...parseParamAssignments((options['param'] as string[] | undefined) ?? []),
       ];
       const input: CommandInput = { args: self.processedArgs.flat() as string[], options, params };
-      await launch(globalValues, (runtime) => run(input, runtime), { lenientConfig, globals });
+      if (spec.formats) checkFormat(self, spec.formats, globalValues);
+      // Its value, unless -f or -o asks for a record: a profile's `format` is not read.
+      const asked = globalValues['format'] !== undefined || globalValues['output'] !== undefined;
+      const used =
+        spec.valueUnlessAsked && !asked ? globals.filter((g) => g !== 'format') : globals;
+      await launch(globalValues, (runtime) => run(input, runtime), {
+        lenientConfig,
+        globals: used,
+      });
     });
   }
 }

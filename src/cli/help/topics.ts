@@ -45,13 +45,15 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['XDG_CONFIG_HOME', 'the config file is $XDG_CONFIG_HOME/news/config.json (default ~/.config)'],
   [
     'XDG_CACHE_HOME',
-    'the completion cache is $XDG_CACHE_HOME/news/completion.json (default ~/.cache)',
+    'the completion cache ($XDG_CACHE_HOME/news/completion.json) and code caches (news/v8/); default ~/.cache',
   ],
   ['HOME', 'where ~/.config and ~/.cache are'],
   ['NEWS_MAX_RESPONSE_MB', 'the largest response read, in MB (default 64), as --max-response-mb'],
   ['NEWS_TABLE_STYLE', 'box: tables with lines around the cells (default: borderless)'],
   ['NEWS_WEBHOOK_SECRET', 'the signing secret of webhooks verify and listen, as --secret'],
   ['NEWS_NO_COMPLETION_CACHE', '1: commands do not remember names and ids for shell completion'],
+  ['NEWS_NO_CODE_CACHE', '1: start without V8 code caches (slower), and write none'],
+  ['NODE_OPTIONS', "Node's own; a start-up code cache is kept for each value"],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings, in any case (https_proxy …)'],
   ['COLUMNS', 'the width of tables and help when stdout is not a terminal'],
   [
