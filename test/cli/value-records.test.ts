@@ -111,8 +111,8 @@ describe('news ping', () => {
 });
 
 describe('the formats a command takes, in one place', () => {
-  it('completion and help offer count and ping only the formats they write', async () => {
-    for (const command of ['count', 'ping']) {
+  it('completion and help offer count, ping and balance only the formats they write', async () => {
+    for (const command of ['count', 'ping', 'balance']) {
       const offered = (await runCli(['__complete', command, '-f', ''])).stdout.split('\n');
       expect(offered).toContain('jsonl');
       expect(offered).not.toContain('rss');
@@ -121,6 +121,9 @@ describe('the formats a command takes, in one place', () => {
     }
     const search = (await runCli(['__complete', 'search', '-f', ''])).stdout.split('\n');
     expect(search).toContain('rss');
+    const balance = await runCli(['balance', '--mock', '-f', 'rss']);
+    expect(balance.code).toBe(2);
+    expect(balance.stderr).toContain('error: news balance does not write rss');
   });
 
   it('commands whose result is not data still refuse -f, naming it', async () => {
