@@ -13,7 +13,8 @@
  *   stay ES modules (chunk-*.js), loaded only when used;
  * - start.cache and lazy.cache: the code caches, made by running a few
  *   commands (train-code-cache.mjs);
- * - convert-worker.js: news convert's worker threads.
+ * - convert-worker.js: news convert's worker threads;
+ * - boot.cjs: src/cli/boot/code-cache.ts, which bin/news.js requires.
  *
  * Modules find files beside them through import.meta.url (package.json, the
  * fixtures, the worker threads' script): each module's import.meta.url is
@@ -202,6 +203,25 @@ await build({
   logLevel: 'warning',
 });
 
+// bin/news.js's loader of the scripts (src/cli/boot/code-cache.ts) as one
+// CommonJS file: bin/news.js is CommonJS (bin/package.json), and a start from
+// an ES module entry costs ~10 ms more (Node's module loader).
+await build({
+  entryPoints: { boot: join(root, 'dist/cli/boot/code-cache.js') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  plugins: [keepMetaUrl],
+  define: { 'import.meta.url': '__news_boot_url' },
+  banner: { js: "const __news_boot_url=require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
+
 // The code cache, made in a process of its own with no NODE_OPTIONS, as a user's start has.
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
@@ -211,5 +231,5 @@ const trained = spawnSync(process.execPath, [join(root, 'build', 'train-code-cac
 });
 if (trained.status !== 0) throw new Error('build/train-code-cache.mjs failed');
 console.log(
-  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js`,
+  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, boot.cjs`,
 );
