@@ -159,8 +159,9 @@ const buildOf = (source: string) => /^\/\/news-core (\w+)\n/.exec(source)?.[1] ?
  */
 export function loadCore(files: CoreFiles, env: Env): LoadedCore | undefined {
   let startSource: string;
+  // The build writes the scripts in ASCII: latin1 reads them as they are, with no UTF-8 decoding.
   try {
-    startSource = readFileSync(scriptFile(files, 'start'), 'utf8');
+    startSource = readFileSync(scriptFile(files, 'start'), 'latin1');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -201,7 +202,7 @@ export function loadCore(files: CoreFiles, env: Env): LoadedCore | undefined {
   let loaders: Record<string, () => Promise<unknown>> | undefined;
   function loadLazy(specifier: string): Promise<unknown> {
     if (loaders === undefined) {
-      const source = readFileSync(scriptFile(files, 'lazy'), 'utf8');
+      const source = readFileSync(scriptFile(files, 'lazy'), 'latin1');
       if (buildOf(source) !== build)
         throw new Error('dist/bundle holds parts of two builds: run npm run build');
       const lazy = { exports: {} as Record<string, unknown> };
