@@ -8,15 +8,19 @@
 
 const argv = process.argv.slice(2);
 
-/** The bundle (build/bundle.mjs) from its code caches; dist/cli, module by module, without one. */
-function start() {
-  let boot;
+/** A file of the bundle (build/bundle.mjs), or undefined in a tree built without it. */
+function bundled(name) {
   try {
-    boot = require('../dist/bundle/boot.cjs');
+    return require(`../dist/bundle/${name}`);
   } catch (error) {
-    if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes('boot.cjs'))
-      throw error;
+    if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes(name)) throw error;
+    return undefined;
   }
+}
+
+/** The bundle from its code caches; dist/cli, module by module, without one. */
+function start() {
+  const boot = bundled('boot.cjs');
   const core = boot?.loadCore(boot.coreFiles(process.env), process.env);
   if (core !== undefined) return core.exports.main(argv).then(() => core.save());
   return import('../dist/cli/main.js').then((cli) => cli.main(argv));
@@ -25,9 +29,7 @@ function start() {
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (argv[0] === '__complete') {
-  import('../dist/cli/completion/fast.js').then(
-    (fast) => fast.completeFast(argv.slice(1)) || start(),
-  );
+  if (!bundled('complete.cjs')?.completeFast(argv.slice(1))) start();
 } else {
   start();
 }

@@ -14,7 +14,8 @@
  * - start.cache and lazy.cache: the code caches, made by running a few
  *   commands (train-code-cache.mjs);
  * - convert-worker.js: news convert's worker threads;
- * - boot.cjs: src/cli/boot/code-cache.ts, which bin/news.js requires.
+ * - boot.cjs and complete.cjs: src/cli/boot/code-cache.ts and
+ *   src/cli/completion/fast.ts, which bin/news.js requires.
  *
  * Modules find files beside them through import.meta.url (package.json, the
  * fixtures, the worker threads' script): each module's import.meta.url is
@@ -111,6 +112,9 @@ async function splitBuild() {
   return { files, outputs };
 }
 
+/** Modules imported with import() that start.cjs holds all the same (see classify). */
+const EAGER = ['dist/api/index.js', 'dist/output/columns.js'];
+
 /** The files `from` imports statically, transitively, itself included. */
 function staticClosure(outputs, from) {
   const closure = new Set();
@@ -144,6 +148,12 @@ function importsPackage(outputs, path) {
  */
 function classify(outputs) {
   const start = staticClosure(outputs, join(outdir, 'main.js'));
+  // Every command that sends a request loads the client, --dry-run too (it
+  // describes the request with it): in start.cjs, such a start compiles no
+  // second script. It is small (~30 KB with what it imports).
+  for (const [path, meta] of outputs)
+    if (EAGER.some((input) => meta.entryPoint === input || input in meta.inputs))
+      for (const file of staticClosure(outputs, path)) start.add(file);
   for (const path of start)
     if (importsPackage(outputs, path)) throw new Error(`${path} imports a package at start-up`);
   const esm = new Set();
@@ -203,11 +213,15 @@ await build({
   logLevel: 'warning',
 });
 
-// bin/news.js's loader of the scripts (src/cli/boot/code-cache.ts) as one
-// CommonJS file: bin/news.js is CommonJS (bin/package.json), and a start from
-// an ES module entry costs ~10 ms more (Node's module loader).
+// What bin/news.js requires, each as one CommonJS file: the loader of the
+// scripts (src/cli/boot/code-cache.ts) and the Tab path (completion/fast.ts).
+// bin/news.js is CommonJS (bin/package.json): an ES module costs ~10 ms more
+// to start (Node's module loader).
 await build({
-  entryPoints: { boot: join(root, 'dist/cli/boot/code-cache.js') },
+  entryPoints: {
+    boot: join(root, 'dist/cli/boot/code-cache.js'),
+    complete: join(root, 'dist/cli/completion/fast.js'),
+  },
   outdir,
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -231,5 +245,5 @@ const trained = spawnSync(process.execPath, [join(root, 'build', 'train-code-cac
 });
 if (trained.status !== 0) throw new Error('build/train-code-cache.mjs failed');
 console.log(
-  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, boot.cjs`,
+  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, boot.cjs, complete.cjs`,
 );
