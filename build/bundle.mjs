@@ -155,7 +155,10 @@ function classify(outputs) {
     if (EAGER.some((input) => meta.entryPoint === input || input in meta.inputs))
       for (const file of staticClosure(outputs, path)) start.add(file);
   for (const path of start)
-    if (importsPackage(outputs, path)) throw new Error(`${path} imports a package at start-up`);
+    if (importsPackage(outputs, path))
+      throw new Error(
+        `every start would load a package (through ${Object.keys(outputs.get(path).inputs).join(', ')}): import() it where it is used (docs/COMPLETION.md, "Start-up")`,
+      );
   const esm = new Set();
   const lazy = new Set();
   for (const path of outputs.keys()) {
