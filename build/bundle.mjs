@@ -99,10 +99,6 @@ async function splitBuild() {
     minifyWhitespace: true,
     chunkNames: 'chunk-[hash]',
     plugins: [keepMetaUrl, dependenciesOutside, lazyChildProcess],
-    // Bundled CommonJS (commander) calls require('node:events') and the like.
-    banner: {
-      js: "import{createRequire as __news_cr}from'node:module';const require=__news_cr(import.meta.url);",
-    },
     logLevel: 'warning',
   });
   const files = new Map(result.outputFiles.map((f) => [f.path, f.text]));
@@ -189,7 +185,14 @@ const parts = classify(outputs);
 const scripts = await buildScripts(outdir, files, parts, parts.fromEsm);
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
-for (const path of parts.esm) writeFileSync(path, files.get(path));
+// Bundled CommonJS calls require('node:events') and the like (esbuild's
+// __require): the scripts get a require from the loader, an ES module its own.
+const REQUIRE =
+  "import{createRequire as __news_cr}from'node:module';const require=__news_cr(import.meta.url);\n";
+for (const path of parts.esm) {
+  const text = files.get(path);
+  writeFileSync(path, text.includes('__require') ? REQUIRE + text : text);
+}
 for (const [path, text] of scripts.proxies) writeFileSync(path, text);
 // The first line names the build: a code cache made for other bytes is never used.
 const id = createHash('sha256')
