@@ -110,15 +110,21 @@ export type Part = 'start' | 'lazy';
 export interface CoreFiles {
   /** dist/bundle/: the scripts and the caches the build made. */
   readonly dir: string;
-  /** The folder of per-user caches. */
-  readonly userCaches: string;
+  /** The folder of per-user caches (none when there is no home to put it in). */
+  readonly userCaches: string | undefined;
 }
 
 /** dist/bundle/, from dist/cli/boot/. */
 const BUNDLE_DIR = fileURLToPath(new URL('../../bundle/', import.meta.url));
 
 export function coreFiles(env: Env, dir = BUNDLE_DIR): CoreFiles {
-  return { dir, userCaches: join(newsCacheDir(env), 'v8') };
+  let userCaches: string | undefined;
+  try {
+    userCaches = join(newsCacheDir(env), 'v8');
+  } catch {
+    // No HOME and no passwd entry (os.homedir() throws): the build's caches only.
+  }
+  return { dir, userCaches };
 }
 
 export const scriptFile = (files: CoreFiles, part: Part) => join(files.dir, `${part}.cjs`);
@@ -170,7 +176,9 @@ export function loadCore(files: CoreFiles, env: Env): LoadedCore | undefined {
   const disabled = env['NEWS_NO_CODE_CACHE'] === '1' || build === '';
   const print = fingerprint(env);
   const userFile = (part: Part) =>
-    join(files.userCaches, `${part}-${build}-${checksum(print)}.cache`);
+    files.userCaches === undefined
+      ? undefined
+      : join(files.userCaches, `${part}-${build}-${checksum(print)}.cache`);
   const compiled = new Map<Part, Compiled>();
 
   function compile(part: Part, source: string): ScriptFunction {
@@ -240,13 +248,15 @@ export function loadCore(files: CoreFiles, env: Env): LoadedCore | undefined {
     build,
     compiled,
     save() {
-      if (disabled) return;
+      const dir = files.userCaches;
+      if (disabled || dir === undefined) return;
       for (const [part, { script, cache }] of compiled) {
-        if (cache !== 'none') continue;
+        const file = userFile(part);
+        if (cache !== 'none' || file === undefined) continue;
         try {
           const data = encodeCache(script.createCachedData(), build, print);
-          mkdirSync(files.userCaches, { recursive: true });
-          if (writeAtomically(userFile(part), data)) prune(files.userCaches);
+          mkdirSync(dir, { recursive: true });
+          if (writeAtomically(file, data)) prune(dir);
         } catch {
           // A read-only or full disk: the next start compiles again.
         }
@@ -255,7 +265,7 @@ export function loadCore(files: CoreFiles, env: Env): LoadedCore | undefined {
   };
 }
 
-function decodeFile(path: string, build: string, print: string): Buffer | undefined {
-  const file = readIfThere(path);
+function decodeFile(path: string | undefined, build: string, print: string): Buffer | undefined {
+  const file = path === undefined ? undefined : readIfThere(path);
   return file === undefined ? undefined : decodeCache(file, build, print);
 }
