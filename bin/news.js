@@ -1,32 +1,50 @@
 #!/usr/bin/env node
 // Tiny shim: the compiled CLI handles arguments, signals and the exit code.
-// Two answers skip loading the program, for speed: the version, and shell
-// completion (`news __complete …`, on every Tab) from the tree written at build time.
+// CommonJS (bin/package.json): a start from an ES module entry costs ~10 ms
+// more. Two answers skip loading the program, for speed: the version, and
+// shell completion (`news __complete …`, on every Tab) from the tree written
+// at build time.
+'use strict';
+
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { readFileSync } = await import('node:fs');
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${pkg.version}\n`);
-} else if (
-  argv[0] === '__complete' &&
-  (await import('../dist/cli/completion/fast.js')).completeFast(argv.slice(1))
-) {
-  // answered
-} else {
+
+/** A file of the bundle (build/bundle.mjs), or undefined in a tree built without it. */
+function bundled(name) {
+  try {
+    return require(`../dist/bundle/${name}`);
+  } catch (error) {
+    if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes(name)) throw error;
+    return undefined;
+  }
+}
+
+/** The bundle from its code caches; dist/cli, module by module, without one. */
+function start() {
   // A Ctrl-C while the program loads would end it the default way, without a
   // word: held here, and answered by main() once it is there.
   const early = [];
   const hold = (signal) => early.push(signal);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, hold);
-  // The bundle (build/bundle.mjs) starts faster; dist/cli is the same code, module by module.
-  let cli;
-  try {
-    cli = await import('../dist/bundle/main.js');
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('bundle'))
-      throw error;
-    cli = await import('../dist/cli/main.js');
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, hold);
+  const release = () => {
+    for (const signal of signals) process.off(signal, hold);
+  };
+  const boot = bundled('boot.cjs');
+  const core = boot?.loadCore(boot.coreFiles(process.env), process.env);
+  if (core !== undefined) {
+    release();
+    return core.exports.main(argv, early).then(() => core.save());
   }
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(signal, hold);
-  await cli.main(argv, early);
+  return import('../dist/cli/main.js').then((cli) => {
+    release();
+    return cli.main(argv, early);
+  });
+}
+
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else if (argv[0] === '__complete') {
+  if (!bundled('complete.cjs')?.completeFast(argv.slice(1))) start();
+} else {
+  start();
 }

@@ -72,10 +72,14 @@ export interface CommandSpec {
    */
   readonly globals?: readonly GlobalName[];
   /**
-   * The formats it writes (-f, or the -o file's extension), when not every
-   * format: the one list its `-f` help, shell completion and its own check
-   * read (e.g. STREAMING_FORMATS for `webhooks listen`).
+   * The formats -f takes, and -o's extension may name (default: every one);
+   * `--help` and shell completion list just these, and any other is refused.
    */
   readonly formats?: readonly FormatName[];
+  /**
+   * It prints one value (`count`: the number, `ping`: pong); -f or -o asks
+   * for a record instead. The profile's `format` setting does not apply.
+   */
+  readonly valueUnlessAsked?: boolean;
   readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
 }

@@ -11,11 +11,14 @@
  * - the request options (key, auth, base URL, mock, profile, timeout, response
  *   cap, retries, dry run) belong to commands that send requests;
  * - the output options (-f, -o, --fields, --no-sanitize) to commands that
- *   write records; `count` and `ping` print one value and take none of them;
+ *   print a result: records, or one record (`balance`); `count` and `ping`
+ *   print their value and, with -f or -o, a record of it (CommandSpec
+ *   `valueUnlessAsked`); a command may take fewer formats (`formats`);
  * - -q and -v to every command.
  * Plain data: this file is on every command's start-up path.
  */
 import { FORMAT_NAMES } from '../output/formats.js';
+import type { FormatName } from '../output/types.js';
 import { AUTH_METHODS } from './settings/checks.js';
 import type { ValueSource } from './completion/types.js';
 
@@ -48,6 +51,16 @@ export interface GlobalOptionDef {
   readonly source?: ValueSource;
 }
 
+/** -f, for a command that writes `formats` (CommandSpec `formats`): help and completion list them. */
+export function formatOption(formats: readonly FormatName[]): GlobalOptionDef {
+  return {
+    name: 'format',
+    flags: '-f, --format <format>',
+    description: `output format: ${formats.join('|')}`,
+    source: { choices: formats.map((f) => [f, '']) },
+  };
+}
+
 export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
   { name: 'api-key', flags: '--api-key <key>', description: 'API key (env NEWS_API_KEY)' },
   {
@@ -72,12 +85,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
     description: 'config profile to use (env NEWS_PROFILE)',
     source: { hint: 'profile' },
   },
-  {
-    name: 'format',
-    flags: '-f, --format <format>',
-    description: `output format: ${FORMAT_NAMES.join('|')}`,
-    source: { choices: FORMAT_NAMES.map((f) => [f, '']) },
-  },
+  formatOption(FORMAT_NAMES),
   {
     name: 'output',
     flags: '-o, --output <file>',
@@ -129,15 +137,6 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
   },
 ];
 
-/** `-f` for a command that writes only `formats` (CommandSpec.formats): its help and completion say those. */
-export function formatOption(def: GlobalOptionDef, formats: readonly string[]): GlobalOptionDef {
-  return {
-    ...def,
-    description: `output format: ${formats.join('|')}`,
-    source: { choices: formats.map((f) => [f, '']) },
-  };
-}
-
 /** The help group of the global options: how help, the man page and completion tell them apart. */
 export const GLOBAL_GROUP = 'Global options:';
 
@@ -165,6 +164,9 @@ export const REQUEST: readonly GlobalName[] = [
 
 /** What a command that writes records takes. */
 export const OUTPUT: readonly GlobalName[] = ['format', 'output', 'fields', 'sanitize'];
+
+/** The formats of one record: not rss, a feed of articles. */
+export const RECORD_FORMATS: readonly FormatName[] = FORMAT_NAMES.filter((f) => f !== 'rss');
 
 /** What a command that fetches many pages (`--all`, `--limit`, `news article`) adds. */
 export const PAGING: readonly GlobalName[] = ['concurrency'];

@@ -5,6 +5,7 @@
  * Fed by the client's onResponse hook (Runtime), so every command gets it.
  */
 import type { ApiResponse, RequestSpec } from '../api/types.js';
+import { thousands } from '../output/text.js';
 
 /** Endpoints that never cost points and would only make the report noisier. */
 const FREE_PATHS = new Set(['/v1/balance', '/ping']);
@@ -46,15 +47,14 @@ export class PointsMeter {
     const requests = `${this.metered} request${this.metered === 1 ? '' : 's'}`;
     if (this.testMode) return `points: none used (test key; ${requests})`;
     if (this.sawHeaders) {
-      const left =
-        this.remaining === undefined ? '' : `, ${this.remaining.toLocaleString('en-US')} remaining`;
-      return `points: ${this.used.toLocaleString('en-US')} used${left} (${requests})`;
+      const left = this.remaining === undefined ? '' : `, ${thousands(this.remaining)} remaining`;
+      return `points: ${thousands(this.used)} used${left} (${requests})`;
     }
     if (this.before === undefined) return `points: the server reported none (${requests})`;
     const after = await this.readBalance().catch(() => undefined);
     if (after === undefined) {
-      return `points: ${this.before.toLocaleString('en-US')} before; balance unreadable after`;
+      return `points: ${thousands(this.before)} before; balance unreadable after`;
     }
-    return `points: ${(this.before - after).toLocaleString('en-US')} used by balance, ${after.toLocaleString('en-US')} remaining (${requests})`;
+    return `points: ${thousands(this.before - after)} used by balance, ${thousands(after)} remaining (${requests})`;
   }
 }

@@ -18,6 +18,8 @@ import {
   formatOption,
   globalsOf,
 } from './global-options.js';
+import { formatFromPath } from '../output/formats.js';
+import type { FormatName } from '../output/types.js';
 import { VERSION } from './version.js';
 
 /** Called with the parsed global flags and a handler; main.ts owns the runtime's lifetime. */
@@ -98,18 +100,40 @@ function hidden(command: Command): boolean {
 
 /**
  * The options of `defs`, under "Global options:", with what completion offers
- * for their values; `-f` names the command's own formats when it declares them.
+ * for their values; -f lists the command's formats when it takes fewer.
  */
 function addGlobals(
   command: Command,
   defs: readonly GlobalOptionDef[],
-  formats?: readonly string[],
+  formats?: readonly FormatName[],
 ): void {
-  for (const raw of defs) {
-    const def = raw.name === 'format' && formats ? formatOption(raw, formats) : raw;
+  for (const given of defs) {
+    const def = given.name === 'format' && formats ? formatOption(formats) : given;
     const option = new Option(def.flags, def.description).helpGroup(GLOBAL_GROUP);
     command.addOption(def.source ? annotate(option, { source: def.source }) : option);
   }
+}
+
+/**
+ * -f or -o's extension naming a format the command does not write: refused
+ * before anything is sent (`news count -f rss`: one count is no feed).
+ */
+function checkFormat(
+  command: Command,
+  formats: readonly FormatName[],
+  globals: Record<string, unknown>,
+): void {
+  const { format: flag, output } = globals;
+  const [format, from] =
+    typeof flag === 'string'
+      ? [flag, '']
+      : typeof output === 'string' && output !== '-'
+        ? [formatFromPath(output), ` (the format of ${output})`]
+        : [undefined, ''];
+  if (format === undefined || (formats as readonly string[]).includes(format)) return;
+  throw new UsageError(`${commandPath(command)} does not write ${format}${from}`, {
+    hint: `-f takes ${formats.join(', ')}`,
+  });
 }
 
 /**
@@ -200,8 +224,10 @@ function buildCommand(
     command.addArgument(annotate(argument, { arg }));
   }
   const readParams = spec.params ? addParamOptions(command, spec.params) : undefined;
+  // A map, not a search per parameter: search has ~160 of them, on every start.
+  const byFlag = new Map(command.options.map((o) => [o.long, o]));
   for (const def of spec.params ?? []) {
-    const option = command.options.find((o) => o.long === `--${flagName(def.name)}`);
+    const option = byFlag.get(`--${flagName(def.name)}`);
     if (option) annotate(option, { param: def });
   }
   if (spec.params) {
@@ -256,7 +282,15 @@ function buildCommand(
         ...parseParamAssignments((options['param'] as string[] | undefined) ?? []),
       ];
       const input: CommandInput = { args: self.processedArgs.flat() as string[], options, params };
-      await launch(globalValues, (runtime) => run(input, runtime), { lenientConfig, globals });
+      if (spec.formats) checkFormat(self, spec.formats, globalValues);
+      // Its value, unless -f or -o asks for a record: a profile's `format` is not read.
+      const asked = globalValues['format'] !== undefined || globalValues['output'] !== undefined;
+      const used =
+        spec.valueUnlessAsked && !asked ? globals.filter((g) => g !== 'format') : globals;
+      await launch(globalValues, (runtime) => run(input, runtime), {
+        lenientConfig,
+        globals: used,
+      });
     });
   }
 }

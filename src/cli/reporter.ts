@@ -2,10 +2,11 @@ import type { Writable } from 'node:stream';
 import { redactText } from '../api/redact.js';
 import { stripUnsafe } from '../output/terminal-safe.js';
 import type { Reporter } from './context.js';
+import { thousands } from '../output/text.js';
 
 /** "1 record", "2 records", "1,234 records". */
 export function counted(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The progress line drawn on each stderr, so a note can clear it first and draw it again. */
@@ -101,7 +102,7 @@ export class ProgressLine {
     const records =
       this.total === undefined
         ? counted(this.records, 'record')
-        : `${this.records.toLocaleString('en-US')} of ${counted(this.total, 'record')}`;
+        : `${thousands(this.records)} of ${counted(this.total, 'record')}`;
     const parts = [counted(this.pages, 'page'), records];
     if (this.points !== undefined) parts.push(counted(this.points, 'point'));
     if (this.bytes !== undefined) parts.push(`${(this.bytes / 1e6).toFixed(1)} MB uploaded`);

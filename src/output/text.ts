@@ -4,6 +4,18 @@
  */
 
 /**
+ * `n` with comma thousands separators, as `n.toLocaleString('en-US')` writes
+ * it ("1,234,567"). Not toLocaleString itself: its first call in a process
+ * sets up ICU's number formats, ~20 ms, which a "wrote 1,234 records" line
+ * would add to every export.
+ */
+export function thousands(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return n < 0 ? `-${digits}` : digits;
+}
+
+/**
  * Cuts `s` to at most `max` UTF-16 units without splitting a surrogate pair:
  * a lone high surrogate would become U+FFFD in every UTF-8 writer.
  */

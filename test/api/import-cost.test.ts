@@ -98,8 +98,10 @@ async function loadedModules(
   const { runToEnd, BIN } = await import('../helpers/spawn.js');
   const dir = mkdtempSync(join(tmpdir(), 'news-import-cost-'));
   const log = join(dir, 'modules.log');
+  // The cache folder too (completion values; a code cache for these Node options): not the user's.
   const r = await runToEnd(process.execPath, ['--import', MODULE_LOG_HOOK, BIN, ...args], {
     ...process.env,
+    XDG_CACHE_HOME: join(dir, 'cache'),
     ...extraEnv,
     NEWS_TEST_MODULE_LOG: log,
   });

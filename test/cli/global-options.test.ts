@@ -36,13 +36,13 @@ describe('help shows a command only the global options it uses', () => {
     expect(r.stdout).not.toMatch(/(^|\s)-f,|(^|\s)-o,/m);
   });
 
-  it('count prints a number: the request options, not -f/-o/--fields', async () => {
+  it('count prints a number, or with -f/-o a record: the request and the output options', async () => {
     const r = await runCli(['count', '--help']);
     const flags = globalFlagsIn(r.stdout);
     expect(flags).toContain('--dry-run');
     expect(flags).toContain('--mock');
-    expect(flags).not.toContain('--format');
-    expect(flags).not.toContain('--output');
+    expect(flags).toContain('--format');
+    expect(flags).toContain('--output');
   });
 
   it('search: every global option', async () => {
@@ -73,7 +73,7 @@ describe('an option a command does not use is an error naming it', () => {
     [['convert', '--dry-run', 'x.jsonl'], '--dry-run does nothing for news convert'],
     [['mock', 'serve', '-o', 'x.json'], '-o does nothing for news mock serve'],
     [['mock', 'serve', '--fields', 'id'], '--fields does nothing for news mock serve'],
-    [['count', '--mock', '-f', 'csv'], '-f does nothing for news count'],
+    [['webhooks', 'verify', '-f', 'json'], '-f does nothing for news webhooks verify'],
     [['query', 'check', 'rates', '--api-key', 'k'], '--api-key does nothing for news query check'],
     [
       ['completion', 'bash', '--base-url', 'http://x'],

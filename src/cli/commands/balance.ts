@@ -1,5 +1,6 @@
 import { redactKey } from '../redact-key.js';
 import type { CommandSpec } from '../command-spec.js';
+import { RECORD_FORMATS } from '../global-options.js';
 import { writeSingle } from '../lists/single-record.js';
 
 export const balance: CommandSpec = {
@@ -7,6 +8,7 @@ export const balance: CommandSpec = {
   group: 'account',
   summary: 'points and plan of the key (GET /v1/balance)',
   raw: true,
+  formats: RECORD_FORMATS,
   examples: ['news balance', 'news balance -f json', 'news balance --profile work'],
   async run(input, runtime) {
     const spec = { method: 'GET', path: '/v1/balance' } as const;

@@ -2,8 +2,9 @@ import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { REQUEST } from '../global-options.js';
+import { OUTPUT, RECORD_FORMATS, REQUEST } from '../global-options.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
+import { writeSingle } from '../lists/single-record.js';
 
 /** Count takes the search filters; paging, sorting, highlighting and facets mean nothing to it. */
 const COUNT_PARAMS = SEARCH_PARAMS.filter(
@@ -14,14 +15,17 @@ export const count: CommandSpec = {
   name: 'count',
   group: 'search',
   summary: 'count matching articles (POST /v1/news/count); prints the number',
+  description:
+    'Prints the number. With -f or -o, one record instead: the count, when it was taken (as_of, ISO 8601 UTC) and the filters sent, under their API names; `news count ... -f jsonl >> counts.jsonl` from cron builds a time series.',
   params: COUNT_PARAMS,
   raw: true,
-  // It prints one number: no -f, -o or --fields.
-  globals: REQUEST,
+  globals: [...REQUEST, ...OUTPUT],
+  formats: RECORD_FORMATS,
+  valueUnlessAsked: true,
   options: [RESOLVE_OPTION],
   examples: [
     'news count --organization-name "Federal Reserve"',
-    'news count --language-code en --sentiment-overall-polarity negative',
+    'news count --title bitcoin --published-at-start -24h -f jsonl',
     "news count --query 'source.bias:left AND read_time:>=5' --dry-run",
   ],
   async run(input, runtime) {
@@ -36,6 +40,10 @@ export const count: CommandSpec = {
       throw new ResponseError('the count response has no numeric "count" field');
     if (response.mode === 'test' && value >= 100)
       runtime.report.notice('test keys cap the count at 100');
-    await runtime.write(`${value}\n`);
+    const { format, output } = runtime.settings;
+    if (format === undefined && output === undefined) return runtime.write(`${value}\n`);
+    // The body is the filters as sent: API names, relative dates resolved; never the key.
+    const record = { count: value, as_of: runtime.io.now().toISOString(), filters: body };
+    await writeSingle(runtime, record, 'news count', ['count', 'as_of', 'filters']);
   },
 };

@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime.js';
 import { exportList, writeSingle } from '../lists/single-record.js';
 import type { DirectoryKind } from '../views/profile-card.js';
 import { numericId } from './article-feed.js';
+import { thousands } from '../../output/text.js';
 
 export const SINGULAR: Readonly<Record<DirectoryKind, string>> = {
   people: 'person',
@@ -160,11 +161,9 @@ async function journalistHints(profile: ApiRecord, id: string, runtime: Runtime)
   if (response.mode === 'test' || typeof own !== 'number') return;
   if (own < total) {
     runtime.report.notice(
-      `article_count ${total.toLocaleString('en-US')} merges every author record named "${String(profile['name'])}"; links.articles (author.id=${id}) finds ${own.toLocaleString('en-US')}`,
+      `article_count ${thousands(total)} merges every author record named "${String(profile['name'])}"; links.articles (author.id=${id}) finds ${thousands(own)}`,
     );
   } else {
-    runtime.report.debug(
-      `links.articles (author.id=${id}) finds all ${own.toLocaleString('en-US')} articles`,
-    );
+    runtime.report.debug(`links.articles (author.id=${id}) finds all ${thousands(own)} articles`);
   }
 }

@@ -127,11 +127,11 @@ export const mock: CommandSpec = {
             throw new UsageError(`--now must be an ISO 8601 date-time (got "${String(o['now'])}")`);
         }
         const { startMockServer } = await import('../../mock/server.js');
-        const { cacheHome } = await import('../completion/cache.js');
+        const { newsCacheDir } = await import('../cache-dir.js');
         const { join } = await import('node:path');
         const server = await startMockServer({
           // --articles N is made once and kept there (docs/MOCK.md, "The fixture store").
-          cacheDir: join(cacheHome(runtime.io.env), 'mock'),
+          cacheDir: join(newsCacheDir(runtime.io.env), 'mock'),
           host: String(o['host']),
           ...(port === undefined ? {} : { port }),
           ...(seed === undefined ? {} : { seed }),

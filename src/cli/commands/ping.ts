@@ -1,12 +1,21 @@
 import type { CommandSpec } from '../command-spec.js';
-import { REQUEST } from '../global-options.js';
+import { OUTPUT, RECORD_FORMATS, REQUEST } from '../global-options.js';
+import { writeSingle } from '../lists/single-record.js';
 
 export const ping: CommandSpec = {
   name: 'ping',
   group: 'account',
   summary: 'check that the service answers (GET /ping; needs no API key)',
-  globals: REQUEST,
-  examples: ['news ping --mock', 'news ping --base-url http://127.0.0.1:4010 -v'],
+  description:
+    'Prints the answer (pong). With -f or -o, one record instead: the answer, when it came (as_of, ISO 8601 UTC) and how long it took (elapsed_ms).',
+  globals: [...REQUEST, ...OUTPUT],
+  formats: RECORD_FORMATS,
+  valueUnlessAsked: true,
+  examples: [
+    'news ping --mock',
+    'news ping --mock -f jsonl',
+    'news ping --base-url http://127.0.0.1:4010 -v',
+  ],
   async run(_input, runtime) {
     // /ping takes no key: a health check from cron must not need one.
     runtime.keyOptional = true;
@@ -14,9 +23,18 @@ export const ping: CommandSpec = {
     const started = performance.now();
     const response = await runtime.send<unknown>(spec);
     if (response === null) return;
-    runtime.report.debug(`answered in ${Math.round(performance.now() - started)} ms`);
-    await runtime.write(
-      `${typeof response.body === 'string' ? response.body : JSON.stringify(response.body)}\n`,
-    );
+    const elapsed = Math.round(performance.now() - started);
+    runtime.report.debug(`answered in ${elapsed} ms`);
+    const { format, output } = runtime.settings;
+    if (format === undefined && output === undefined)
+      return runtime.write(
+        `${typeof response.body === 'string' ? response.body : JSON.stringify(response.body)}\n`,
+      );
+    const record = {
+      answer: response.body,
+      as_of: runtime.io.now().toISOString(),
+      elapsed_ms: elapsed,
+    };
+    await writeSingle(runtime, record, 'news ping', ['answer', 'as_of', 'elapsed_ms']);
   },
 };

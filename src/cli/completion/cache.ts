@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { newsCacheDir } from '../cache-dir.js';
 import type { Choice } from './types.js';
 
 /** Per key, the most recent first; older values fall off past this. */
@@ -20,14 +20,8 @@ interface CacheFile {
   readonly values: Record<string, Choice[]>;
 }
 
-/** `$XDG_CACHE_HOME/news` (else `~/.cache/news`): the CLI's caches, each in its own file or folder. */
-export function cacheHome(env: Env): string {
-  const base = env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache');
-  return join(base, 'news');
-}
-
 export function cachePath(env: Env): string {
-  return join(cacheHome(env), 'completion.json');
+  return join(newsCacheDir(env), 'completion.json');
 }
 
 function readCache(path: string): CacheFile {

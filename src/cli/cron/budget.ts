@@ -5,6 +5,7 @@
  */
 import { NewsError } from '../../api/errors.js';
 import type { ApiResponse, RequestSpec } from '../../api/types.js';
+import { thousands } from '../../output/text.js';
 
 /** The export would spend, or has spent, more than --max-points allows (exit 4). */
 export class BudgetError extends NewsError {
@@ -57,7 +58,6 @@ export function pointsOf(response: ApiResponse<unknown>): number {
 }
 
 export function describeEstimate(e: Estimate): string {
-  const plural = (n: number, word: string) =>
-    `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const plural = (n: number, word: string) => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
   return `estimate: ${plural(e.count, 'matching article')}, ${plural(e.pages, 'page')} of ${e.perPage}, about ${plural(e.points, 'point')} (+ the count request)`;
 }

@@ -45,7 +45,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['XDG_CONFIG_HOME', 'the config file is $XDG_CONFIG_HOME/news/config.json (default ~/.config)'],
   [
     'XDG_CACHE_HOME',
-    'caches under $XDG_CACHE_HOME/news (default ~/.cache): completion.json, and mock/ (mock serve --articles data sets)',
+    'caches under $XDG_CACHE_HOME/news (default ~/.cache): completion.json, v8/ (start-up code caches), mock/ (mock serve --articles data sets)',
   ],
   ['HOME', 'where ~/.config and ~/.cache are'],
   ['NEWS_MAX_RESPONSE_MB', 'the largest response read, in MB (default 64), as --max-response-mb'],
@@ -53,6 +53,8 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['NEWS_WEBHOOK_SECRET', 'the signing secret of webhooks verify and listen, as --secret'],
   ['NEWS_MCP_TOKEN', 'the bearer token of news mcp --http, as --token'],
   ['NEWS_NO_COMPLETION_CACHE', '1: commands do not remember names and ids for shell completion'],
+  ['NEWS_NO_CODE_CACHE', '1: start without V8 code caches (slower), and write none'],
+  ['NODE_OPTIONS', "Node's own; a start-up code cache is kept for each value"],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings, in any case (https_proxy …)'],
   ['COLUMNS', 'the width of tables and help when stdout is not a terminal'],
   [

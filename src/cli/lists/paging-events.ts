@@ -11,6 +11,7 @@ import type { PaginateOptions, PagingEvent } from '../../api/index.js';
 import { runStats } from '../cron/run-log.js';
 import type { ProgressLine } from '../reporter.js';
 import type { Runtime } from '../runtime.js';
+import { thousands } from '../../output/text.js';
 
 export type PagingHooks = Required<Pick<PaginateOptions, 'concurrency' | 'onEvent'>>;
 
@@ -52,8 +53,7 @@ export function pagingHooks(
           const how = event.adaptive
             ? `adaptive, up to ${DEFAULT_MAX}`
             : `--concurrency ${concurrency}`;
-          const total =
-            event.total === undefined ? '' : `, ${event.total.toLocaleString('en-US')} records`;
+          const total = event.total === undefined ? '' : `, ${thousands(event.total)} records`;
           report.debug(`paging: ${event.concurrency} pages at once (${how})${total}`);
           if (event.total !== undefined) {
             progress?.setTotal(limit === undefined ? event.total : Math.min(limit, event.total));

@@ -3,6 +3,7 @@ import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { exportPages } from './export-pages.js';
 import { chooseFormat } from './export-pages.js';
 import type { Runtime } from '../runtime.js';
+import { thousands } from '../../output/text.js';
 
 /** Exports an in-memory list (a response that is one array) in the chosen format. */
 export async function exportList(
@@ -49,7 +50,7 @@ export async function writeSingle(
       const value = record[k];
       const text =
         typeof value === 'number'
-          ? value.toLocaleString('en-US')
+          ? thousands(value)
           : typeof value === 'string'
             ? value
             : JSON.stringify(value);

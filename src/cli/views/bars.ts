@@ -60,11 +60,6 @@ export function splitBar(shares: readonly Share[], width: number): string {
   return shares.map((s, i) => s.fill.repeat(cells[i] ?? 0)).join('');
 }
 
-/** `1234567` → `1,234,567`. */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
 /** A signed percentage: `+12%`, `-3.5%`, `0%`. */
 export function formatChange(pct: number): string {
   const rounded = Math.abs(pct) >= 10 ? Math.round(pct) : Math.round(pct * 10) / 10;

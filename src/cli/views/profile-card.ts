@@ -4,8 +4,8 @@
  * (profile JSON, width) → text; `--section` and `-f` give the data itself.
  */
 import { drawRows, fitText, textWidth } from '../../output/formats/table-draw.js';
-import { terminalSafe } from '../../output/text.js';
-import { type Share, formatChange, formatCount, sparkline, splitBar } from './bars.js';
+import { terminalSafe, thousands } from '../../output/text.js';
+import { type Share, formatChange, sparkline, splitBar } from './bars.js';
 import { type RankedRow, rankedTable } from './ranked-table.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
 import { MIN_WIDTH, fieldLines } from './text-layout.js';
@@ -101,7 +101,7 @@ function outletRows(profile: Json): [string, string][] {
   return [
     [
       'Outlets',
-      `${formatCount(total)}: ${names.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`,
+      `${thousands(total)}: ${names.join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`,
     ],
   ];
 }
@@ -113,7 +113,7 @@ function coverageLines(coverage: Json, kind: DirectoryKind, width: number): stri
   const last = str(coverage['last_seen'])?.slice(0, 10);
   if (count !== undefined) {
     const span = first && last ? ` · first seen ${first}, last seen ${last}` : '';
-    lines.push(`  Articles   ${fitText(`${formatCount(count)}${span}`, width - 13)}`);
+    lines.push(`  Articles   ${fitText(`${thousands(count)}${span}`, width - 13)}`);
   }
   lines.push(...sentimentLines(obj(coverage['sentiment']), width));
   const momentum = obj(coverage['momentum']);
@@ -126,7 +126,7 @@ function coverageLines(coverage: Json, kind: DirectoryKind, width: number): stri
         ? 'no change figure'
         : `${formatChange(pct)} ${pct > 0 ? '▲' : pct < 0 ? '▼' : '='}`;
     lines.push(
-      `  Momentum   ${fitText(`${formatCount(recent)} in the last 30 days, ${formatCount(before)} in the 30 before (${trend})`, width - 13)}`,
+      `  Momentum   ${fitText(`${thousands(recent)} in the last 30 days, ${thousands(before)} in the 30 before (${trend})`, width - 13)}`,
     );
   }
   lines.push(...timelineLines(arr(coverage['timeline']), width));
@@ -162,7 +162,7 @@ function sentimentLines(sentiment: Json | undefined, width: number): string[] {
   const legend = parts
     .map(
       (p) =>
-        `${SENTIMENT_FILL[p.k]} ${p.k} ${formatCount(p.value)} (${Math.round((p.value / total) * 100)}%)`,
+        `${SENTIMENT_FILL[p.k]} ${p.k} ${thousands(p.value)} (${Math.round((p.value / total) * 100)}%)`,
     )
     .join('  ');
   return [
@@ -184,7 +184,7 @@ function timelineLines(timeline: unknown[], width: number): string[] {
   const last = shown[shown.length - 1]!.period;
   return [
     `  Timeline   ${sparkline(shown.map((p) => p.count))}`,
-    `             ${fitText(`${first} → ${last} · peak ${formatCount(peak.count)} in ${peak.period}`, room)}`,
+    `             ${fitText(`${first} → ${last} · peak ${thousands(peak.count)} in ${peak.period}`, room)}`,
   ];
 }
 

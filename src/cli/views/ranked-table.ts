@@ -1,6 +1,6 @@
 import { drawRows, fitText, textWidth } from '../../output/formats/table-draw.js';
-import { terminalSafe } from '../../output/text.js';
-import { bar, formatCount } from './bars.js';
+import { terminalSafe, thousands } from '../../output/text.js';
+import { bar } from './bars.js';
 import { fitColumns } from './text-layout.js';
 
 const ALIGN = { extra: 'left', count: 'right', bar: 'left' } as const;
@@ -24,7 +24,7 @@ export function rankedTable(
 ): string[] {
   if (rows.length === 0) return [];
   const shown = rows.slice(0, limit);
-  const counts = shown.map((r) => formatCount(r.count));
+  const counts = shown.map((r) => thousands(r.count));
   const extras = shown.map((r) => terminalSafe(r.extra ?? ''));
   const max = Math.max(...shown.map((r) => r.count));
   // After the two-space indent: label, extra, count, bar. Narrow, the bar

@@ -4,8 +4,8 @@
  * of its buckets). Pure: (groups, width) → text.
  */
 import { drawRows, fitText, textWidth } from '../../output/formats/table-draw.js';
-import { terminalSafe } from '../../output/text.js';
-import { bar, formatChange, formatCount, sparkline } from './bars.js';
+import { terminalSafe, thousands } from '../../output/text.js';
+import { bar, formatChange, sparkline } from './bars.js';
 import { type Json, arr, label, num, obj, str } from './read.js';
 import { MIN_WIDTH, fitColumns } from './text-layout.js';
 import { alignedBuckets } from './time-axis.js';
@@ -65,10 +65,8 @@ export function renderTrends(groups: readonly TrendGroup[], width: number): stri
   for (const group of groups) {
     if (out.length > 0) out.push('');
     const facts = [
-      group.totalCount === undefined ? undefined : `${formatCount(group.totalCount)} values`,
-      group.totalArticles === undefined
-        ? undefined
-        : `${formatCount(group.totalArticles)} articles`,
+      group.totalCount === undefined ? undefined : `${thousands(group.totalCount)} values`,
+      group.totalArticles === undefined ? undefined : `${thousands(group.totalArticles)} articles`,
     ].filter(Boolean);
     out.push(fitText([group.field, ...facts].join(' · '), w));
     if (group.trends.length === 0) {
@@ -110,7 +108,7 @@ function rows(
     return {
       label: terminalSafe(label(value) ?? '?'),
       type: terminalSafe(str(obj(value)?.['type']) ?? ''),
-      count: formatCount(count),
+      count: thousands(count),
       pct: pct === undefined ? '' : `${pct}%`,
       growth: growthOf(t),
       chart: (w: number) => {

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * Build step (build/bundle.mjs runs it in a process of its own): compiles
+ * dist/bundle/start.cjs, runs in-process the commands whose start-up counts
+ * (help, a dry run, a count and a search against the mock), then writes V8's
+ * code caches of everything they compiled to dist/bundle/start.cache and
+ * lazy.cache
+ * (src/cli/boot/code-cache.ts reads it). Nothing is read from or written to
+ * the user's config or cache folders.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import {
+  builtCacheFile,
+  coreFiles,
+  encodeCache,
+  fingerprint,
+  loadCore,
+} from '../dist/cli/boot/code-cache.js';
+
+const bundleDir = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'news-train-'));
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, 'config'),
+  XDG_CACHE_HOME: join(home, 'cache'),
+  NEWS_NO_COMPLETION_CACHE: '1',
+};
+const TRAINING = [
+  ['--help'],
+  ['search', '--help'],
+  ['search', '--dry-run', '--title', 'bitcoin', '--language-code', 'en'],
+  ['count', '--dry-run', '--title', 'bitcoin'],
+  ['count', '--mock', '--title', 'bitcoin'],
+  ['search', '--mock', '--title', 'bitcoin', '--per-page', '5'],
+];
+
+const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+try {
+  const files = coreFiles(env, bundleDir);
+  const core = loadCore(files, { ...env, NEWS_NO_CODE_CACHE: '1' });
+  if (core === undefined) throw new Error(`no start.cjs in ${bundleDir}`);
+  for (const argv of TRAINING) {
+    const io = {
+      stdout: sink(),
+      stderr: sink(),
+      stdin: Readable.from([]),
+      env,
+      now: () => new Date(),
+    };
+    const code = await core.exports.run(argv, io);
+    if (code !== 0) throw new Error(`news ${argv.join(' ')} exited ${code} while training`);
+  }
+  for (const [part, { script }] of core.compiled)
+    writeFileSync(
+      builtCacheFile(files, part),
+      encodeCache(script.createCachedData(), core.build, fingerprint(process.env)),
+    );
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
