@@ -21,24 +21,21 @@ function bundled(name) {
 /** The bundle from its code caches; dist/cli, module by module, without one. */
 function start() {
   // A Ctrl-C while the program loads would end it the default way, without a
-  // word: held here, and answered by main() once it is there.
+  // word: held here and handed to main(). The holder goes only once main()
+  // listens (it does at once): a signal caught while no listener is left is lost.
   const early = [];
   const hold = (signal) => early.push(signal);
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, hold);
-  const release = () => {
+  const run = (main) => {
+    const done = main(argv, early);
     for (const signal of signals) process.off(signal, hold);
+    return done;
   };
   const boot = bundled('boot.cjs');
   const core = boot?.loadCore(boot.coreFiles(process.env), process.env);
-  if (core !== undefined) {
-    release();
-    return core.exports.main(argv, early).then(() => core.save());
-  }
-  return import('../dist/cli/main.js').then((cli) => {
-    release();
-    return cli.main(argv, early);
-  });
+  if (core !== undefined) return run(core.exports.main).then(() => core.save());
+  return import('../dist/cli/main.js').then((cli) => run(cli.main));
 }
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
