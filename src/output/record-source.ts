@@ -91,7 +91,7 @@ export class RecordSource implements PageSource {
   /** The workers read the input from its first byte; this thread's records are dropped. */
   private retake = false;
   /** Written pages' buffers, handed back to the workers for the next pages' bytes. */
-  private readonly spares: ArrayBuffer[] = [];
+  private readonly spares: ArrayBufferLike[] = [];
   private reusePages = false;
 
   /** `input`: a stream of bytes, or a reader of chunks (a regular file: file-chunks.ts). */
@@ -248,7 +248,7 @@ export class RecordSource implements PageSource {
   ): AsyncGenerator<Page, Handback | undefined> {
     pool.setup(spec);
     this.options.debug?.(`convert: ${this.options.jobs} worker threads read on from line ${line}`);
-    // Each chunk is transferred to its worker and comes back with the result.
+    // Each chunk goes to its worker and comes back with the result.
     const queue: Promise<ChunkResult>[] = [];
     let expected = first[0]?.mode ?? mode;
     let lineNumber = line;
@@ -306,7 +306,7 @@ export class RecordSource implements PageSource {
       yield result.page;
       // Asked for the next page: this one is written (and copied by the sink).
       if (this.reusePages && this.spares.length < AHEAD * this.options.jobs) {
-        this.spares.push(result.page.bytes.buffer as ArrayBuffer);
+        this.spares.push(result.page.bytes.buffer);
       }
     }
     if (expected === 'array') throw bad('the input ends in the middle of a JSON value');

@@ -149,7 +149,20 @@ export interface RowGroupEncoder {
     | undefined;
   readonly rows: number;
   /** The buffered rows as one row group (its bytes in `spare` when they fit); undefined when there are none. */
-  flush(spare?: ArrayBuffer): EncodedPage | undefined;
+  flush(spare?: ArrayBufferLike): EncodedPage | undefined;
+}
+
+/**
+ * Detaches a buffer of no size, before any code of the writer is compiled.
+ * Snappy's WebAssembly memory grows with the first big page, which detaches
+ * its old buffer; in a thread, the first detach throws away every function
+ * V8 compiled assuming none would happen (parallel/shared.ts), and a convert
+ * worker compiled ~40 of them twice. After this one, later detaches cost
+ * nothing more.
+ */
+function detachOnce(): void {
+  const buffer = new ArrayBuffer(0);
+  structuredClone(buffer, { transfer: [buffer] });
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
@@ -163,6 +176,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
   // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
   const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
+  detachOnce();
   const columns = spec.columns;
   const schema = schemaOf(columns);
   const plans = columns.map((c, i) => ({

@@ -1,7 +1,7 @@
 /**
  * A convert worker: parses the chunks of JSON Lines it is sent, encodes their
- * records with the writer's own encoder, and sends the bytes back
- * (transferred, not copied). A chunk is decoded and parsed a slice at a time
+ * records with the writer's own encoder, and sends the bytes back (in shared
+ * memory, not copied: parallel/shared.ts). A chunk is decoded and parsed a slice at a time
  * and its records handed to the encoder as they come, so a worker holds one
  * slice of parsed records, not a chunk's; an encoder that takes lines
  * straight from their bytes (Parquet) gets them so (byte-lines.ts).
@@ -13,6 +13,7 @@ import type { ChunkEncoder } from '../page-encoders.js';
 import { readByteLines, readTextLines } from './byte-lines.js';
 import type { LineTarget } from './byte-lines.js';
 import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
+import { transferList } from './shared.js';
 
 const port = parentPort!;
 const { format } = workerData as WorkerHint;
@@ -59,7 +60,6 @@ port.on('message', async (message: WorkerSetup | ChunkTask) => {
     outcome = { id: task.id, status: 'failed', error: text };
   }
   const result = { ...outcome, input: task.bytes } as ChunkResult;
-  const transfer = [task.bytes.buffer as ArrayBuffer];
-  if (result.status === 'encoded') transfer.push(result.page.bytes.buffer as ArrayBuffer);
-  port.postMessage(result, transfer);
+  const page = result.status === 'encoded' ? result.page.bytes.buffer : undefined;
+  port.postMessage(result, transferList(task.bytes.buffer, page));
 });
