@@ -29,9 +29,10 @@ import {
   START,
   STRING,
   TRUE,
+  indexOf,
 } from './json-tape.js';
 import { TapeRecord, unreadablePath } from './tape-record.js';
-import { TextOut, canonicalNumber, json, stringText } from './tape-text.js';
+import { TextOut, asIs, canonicalNumber, json, stringText } from './tape-text.js';
 
 /** A line's bytes into `out` (appended); false when it is left to the record path (nothing written). */
 export type LineWriter = (
@@ -105,8 +106,34 @@ function hasBom(b: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
+ * The next byte 0xEF (the first of a BOM's) in a chunk at or after a
+ * position: memchr, remembered while the positions asked for grow, as the
+ * tape remembers backslashes. Rare in any text, so most strings are cleared
+ * of a BOM without a look at their bytes.
+ */
+export class NextEf {
+  private bytes: Uint8Array | undefined;
+  private at = -1;
+
+  in(b: Uint8Array, from: number): number {
+    if (b !== this.bytes) {
+      this.bytes = b;
+      this.at = -1;
+    }
+    if (this.at < from) {
+      this.at = indexOf.call(b, 0xef, from);
+      if (this.at < 0) this.at = b.length;
+    }
+    return this.at;
+  }
+}
+
+/** Short texts are looked through byte by byte; longer ones with memchr (a call costs ~30 bytes' worth). */
+const SHORT = 32;
+
+/**
  * Writes the text b[start, end) as a cell into `out`: `plain` when it is a
- * string from the input without escapes (no quote, CR or LF in it).
+ * string from the input chunk without escapes (no quote, CR or LF in it).
  */
 type TextCell = (
   b: Uint8Array,
@@ -115,34 +142,53 @@ type TextCell = (
   plain: boolean,
   guard: boolean,
   out: TextOut,
+  ef: NextEf,
 ) => void;
 
 /** csv.ts's `csvField(guard(s))`: quoted for a comma, quote, CR, LF or BOM, or a space at an end. */
-const csvText: TextCell = (b, start, end, plain, guard, out) => {
+const csvText: TextCell = (b, start, end, plain, guard, out, ef) => {
   const formula = guard && isFormula(b, start, end);
   let quote = end > start && (b[end - 1] === SPACE || (!formula && b[start] === SPACE));
   let quotes = false;
-  if (!quote && plain) {
-    for (let i = start; i < end; i++) {
-      if (b[i] === COMMA) {
-        quote = true;
-        break;
+  if (plain) {
+    if (!quote && end - start <= SHORT) {
+      for (let i = start; i < end; i++) {
+        if (b[i] === COMMA) {
+          quote = true;
+          break;
+        }
+      }
+    } else if (!quote) {
+      // The input is JSON: a comma comes soon after the string, if not in it.
+      const comma = indexOf.call(b, COMMA, start);
+      quote = comma >= 0 && comma < end;
+    }
+    if (!quote && ef.in(b, start) < end) quote = hasBom(b, start, end);
+  } else {
+    let i = start;
+    if (!quote) {
+      for (; i < end; i++) {
+        const c = b[i];
+        if (c === QUOTE) {
+          quotes = quote = true;
+          break;
+        }
+        if (c === COMMA || c === CR || c === LF) {
+          quote = true;
+          break;
+        }
       }
     }
-  } else if (!quote) {
-    for (let i = start; i < end; i++) {
-      const c = b[i];
-      if (c === QUOTE) {
-        quotes = quote = true;
-        break;
+    if (!quotes) {
+      for (; i < end; i++) {
+        if (b[i] === QUOTE) {
+          quotes = true;
+          break;
+        }
       }
-      if (c === COMMA || c === CR || c === LF) quote = true;
     }
-  } else if (!plain) {
-    for (let i = start; i < end && !quotes; i++) quotes = b[i] === QUOTE;
+    if (!quote) quote = hasBom(b, start, end);
   }
-  // A BOM is rare: looked for only in text with a byte that can start one.
-  if (!quote) quote = hasBom(b, start, end);
   out.ensure(2 * (end - start) + 3);
   const bytes = out.bytes;
   let o = out.length;
@@ -199,6 +245,7 @@ interface Plan {
 
 export class DelimitedRows {
   private readonly scratch = new TextOut();
+  private readonly ef = new NextEf();
 
   private constructor(
     private readonly record: TapeRecord,
@@ -260,16 +307,13 @@ export class DelimitedRows {
     const scratch = this.scratch;
     switch (plan.derive) {
       case Derive.Json:
-        scratch.length = 0;
-        if (!json(b, tape, e, scratch)) return false;
-        this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out);
-        return true;
+        return this.jsonCell(b, e, out);
       case Derive.Names:
       case Derive.Join:
         if (kind === ARRAY) {
           scratch.length = 0;
           if (!this.record.list(b, e, plan.derive === Derive.Names, scratch)) return false;
-          this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out);
+          this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out, this.ef);
           return true;
         }
         break;
@@ -279,12 +323,12 @@ export class DelimitedRows {
     switch (kind) {
       case STRING:
         if ((tape[e]! & ESCAPED) === 0) {
-          this.textCell(b, start, end, true, this.guard, out);
+          this.textCell(b, start, end, true, this.guard, out, this.ef);
           return true;
         }
         scratch.length = 0;
         stringText(b, start, end, true, scratch);
-        this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out);
+        this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out, this.ef);
         return true;
       case NUMBER:
         // String(n), unquoted and unguarded; not finite (1e400): an empty cell.
@@ -302,11 +346,22 @@ export class DelimitedRows {
         return true;
       case OBJECT:
       case ARRAY:
-        scratch.length = 0;
-        if (!json(b, tape, e, scratch)) return false;
-        this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out);
-        return true;
+        return this.jsonCell(b, e, out);
     }
     return false;
+  }
+
+  /** A value as JSON text in a cell: its own bytes where they are that text, else made again. */
+  private jsonCell(b: Uint8Array, e: number, out: TextOut): boolean {
+    const tape = this.record.tape.tape;
+    if (asIs(b, tape, e)) {
+      this.textCell(b, tape[e + START]!, tape[e + END]!, false, this.guard, out, this.ef);
+      return true;
+    }
+    const scratch = this.scratch;
+    scratch.length = 0;
+    if (!json(b, tape, e, scratch)) return false;
+    this.textCell(scratch.bytes, 0, scratch.length, false, this.guard, out, this.ef);
+    return true;
   }
 }

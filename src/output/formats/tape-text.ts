@@ -338,6 +338,18 @@ function hasKeysAlike(b: Uint8Array, tape: Int32Array, e: number): boolean {
   return false;
 }
 
+/**
+ * True when entry e is an object or array that JSON.stringify would write
+ * as the very bytes it has (json() copies them): nothing IRREGULAR in it, no
+ * object with two keys alike.
+ */
+export function asIs(b: Uint8Array, tape: Int32Array, e: number): boolean {
+  const kind = tape[e]! & KIND;
+  return (
+    (kind === OBJECT || kind === ARRAY) && (tape[e]! & IRREGULAR) === 0 && !hasKeysAlike(b, tape, e)
+  );
+}
+
 /** Entry e of `tape` as JSON.stringify writes the parsed value; false when not checked (see above). */
 export function json(b: Uint8Array, tape: Int32Array, e: number, out: TextOut): boolean {
   const kind = tape[e]! & KIND;
