@@ -69,6 +69,8 @@ describe('json lines byte writer', () => {
       '{"a":1.0,"b":1e2,"c":-0,"d":0.0000001,"e":1.50}',
       '{"a":"\\u0041\\/\\u00e9\\u001F\\ud83d\\ude00\\ud83d"}',
       '{"a":"\\b\\f\\n\\r\\t\\"\\\\\\u001f"}',
+      '{"a":"\\u001F\\u0008\\u000a\\u007f\\u00e9\\u0000"}',
+      '{"a":1,"c":{"b\\n":1,"d\\t\\u0000":"\\"x\\""}}', // escaped keys inside
       '{"a":[ 1 , {"b" : [ ] } ]}',
       '{"__proto__":{"x":1},"constructor":2}',
       '{"results":{"not":"an array"}}',
@@ -82,6 +84,9 @@ describe('json lines byte writer', () => {
       '{"a":1,"a":2}', // keys alike: the last wins, at the first one's place
       '{"x":{"a":1,"a":2}}',
       '{"k\\u0065y":1}', // an escaped key
+      '{"a\\nb":1}', // at the top level, where an envelope's results are looked for
+      '{"a\\nb":1,"a\\u000ab":2}', // the same key, spelled two ways
+      '{"a\\nb":1,"a\\nb":2}',
       '{"results":[{"id":1}]}', // an envelope: its records, not itself
     ];
     const out = new TextOut();
@@ -90,6 +95,12 @@ describe('json lines byte writer', () => {
       expect(LINES(bytes, 0, bytes.length - 1, true, out), line).toBe(false);
       expect(out.length).toBe(0);
     }
+    // Objects of many keys are checked through a hash table.
+    const many = Array.from({ length: 40 }, (_, i) => `"key${i % 7}${i}":${i}`);
+    const twice = `{${many.join(',')},"key317":1}`;
+    const bytes = new TextEncoder().encode(`{"a":[${twice}]}\n`);
+    expect(LINES(bytes, 0, bytes.length - 1, true, out)).toBe(false);
+    expect(bothWays([`{${many.join(',')}}`, `{"a":[{${many.join(',')}}]}`])).toBe(2);
     // In a JSON array (our own -f json read back), an envelope is one record.
     expect(bothWays(['{"results":[{"id":1}]}'], false)).toBe(1);
   });

@@ -29,9 +29,14 @@ export const KIND = 15;
 export const ESCAPED = 16;
 /**
  * On OBJECT and ARRAY: JSON.stringify would not give these bytes back as
- * they are: whitespace, an escape, a number in another form than its own
- * (1.0, 1e3, -0), or a key that is an array index (parsed objects list those
- * first). Keys alike in one object are not looked for here.
+ * they are: whitespace, an escape it would write otherwise, a number in
+ * another form than its own (1.0, 1e3, -0), or a key that is an array index
+ * (parsed objects list those first). Keys alike in one object are not looked
+ * for here. On STRING and KEY: an escape JSON.stringify would write
+ * otherwise (`\/`, `\u0041`, `\u001F`: its own are `\"`, `\\`, `\b`,
+ * `\f`, `\n`, `\r`, `\t` and `\u00xx`, lower case, for the other control
+ * characters), so that a string with only its own escapes is copied as it
+ * is (API text: every body holds `\n`).
  */
 export const IRREGULAR = 32;
 
@@ -61,6 +66,23 @@ for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1;
 
 function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+}
+
+function lowerHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
+}
+
+/**
+ * True when `\uXXXX` at b[i] is how JSON.stringify writes its character: a
+ * control character other than \b, \f, \n, \r and \t, in lower case.
+ */
+function ownUnicodeEscape(b: Uint8Array, i: number): boolean {
+  if (b[i + 2] !== 0x30 || b[i + 3] !== 0x30) return false;
+  const high = b[i + 4]!;
+  const low = b[i + 5]!;
+  if ((high !== 0x30 && high !== 0x31) || !lowerHex(low)) return false;
+  const code = (high - 0x30) * 16 + (low <= 0x39 ? low - 0x30 : low - 0x57);
+  return code !== 8 && code !== 9 && code !== 10 && code !== 12 && code !== 13;
 }
 
 function isDigit(c: number): boolean {
@@ -201,21 +223,34 @@ export class JsonTape {
     return -1;
   }
 
-  /** The escape at b[i] (a backslash): its length, or -1 when JSON has no such escape. */
+  /**
+   * The escape at b[i] (a backslash): its length, or -1 when JSON has no
+   * such escape; counts it in `respelled` when JSON.stringify writes it
+   * otherwise (IRREGULAR).
+   */
   private escape(i: number): number {
     const b = this.bytes;
     const e = b[i + 1]!;
     if (e === 0x75) {
-      return isHex(b[i + 2]!) && isHex(b[i + 3]!) && isHex(b[i + 4]!) && isHex(b[i + 5]!) ? 6 : -1;
+      if (!(isHex(b[i + 2]!) && isHex(b[i + 3]!) && isHex(b[i + 4]!) && isHex(b[i + 5]!))) {
+        return -1;
+      }
+      if (!ownUnicodeEscape(b, i)) this.respelled++;
+      return 6;
     }
+    if (e === 0x2f) this.respelled++; // `\/`: JSON.stringify writes `/`
     return e < 128 && SIMPLE_ESCAPE[e] === 1 ? 2 : -1;
   }
+
+  /** Escapes JSON.stringify would write otherwise, in the string being scanned. */
+  private respelled = 0;
 
   /** A string at the quote `at`: an entry for its contents (between the quotes). */
   private string(at: number, kind: number): number {
     const b = this.bytes;
     let i = at + 1;
     let flags = 0;
+    this.respelled = 0;
     if (this.clean) {
       // A short string (a key, a word) ends before memchr would pay for its call.
       const stop = Math.min(i + 16, this.lineEnd);
@@ -263,7 +298,10 @@ export class JsonTape {
         i++;
       }
     }
-    if (flags !== 0) this.irregular++;
+    if (this.respelled !== 0) {
+      flags |= IRREGULAR;
+      this.irregular++;
+    }
     this.entry(kind | flags, at + 1, i);
     return i + 1;
   }

@@ -325,15 +325,60 @@ function sameKey(b: Uint8Array, tape: Int32Array, k1: number, k2: number): boole
   return true;
 }
 
+/** Objects with more keys than this are checked through a hash table, not pair by pair. */
+const FEW_KEYS = 8;
+/** The table: per slot, the key's tape entry + 1 while its stamp is the object's. */
+let keySlots = new Int32Array(256);
+let keyStamps = new Int32Array(256);
+let stamp = 0;
+
+/** FNV-1a over a key's length, first 16 and last byte: keys are short and differ early. */
+function keyHash(b: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 ^ (end - start);
+  const stop = Math.min(end, start + 16);
+  for (let i = start; i < stop; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  return end > start ? Math.imul(h ^ b[end - 1]!, 0x01000193) : h;
+}
+
+/** True when the object at entry x has two keys alike. */
+function keysAlike(b: Uint8Array, tape: Int32Array, x: number): boolean {
+  const members = tape[x + NEXT]!;
+  let count = 0;
+  for (let k = x + 4; k < members; k = tape[k + 4 + NEXT]!) count++;
+  if (count <= FEW_KEYS) {
+    for (let k = x + 4; k < members; k = tape[k + 4 + NEXT]!) {
+      for (let p = x + 4; p < k; p = tape[p + 4 + NEXT]!) if (sameKey(b, tape, p, k)) return true;
+    }
+    return false;
+  }
+  let size = keySlots.length;
+  while (size < count * 2) size *= 2;
+  if (size !== keySlots.length) {
+    keySlots = new Int32Array(size);
+    keyStamps = new Int32Array(size);
+  }
+  stamp++;
+  const mask = size - 1;
+  for (let k = x + 4; k < members; k = tape[k + 4 + NEXT]!) {
+    let i = keyHash(b, tape[k + START]!, tape[k + END]!) & mask;
+    for (;;) {
+      if (keyStamps[i] !== stamp) {
+        keyStamps[i] = stamp;
+        keySlots[i] = k + 1;
+        break;
+      }
+      if (sameKey(b, tape, keySlots[i]! - 1, k)) return true;
+      i = (i + 1) & mask;
+    }
+  }
+  return false;
+}
+
 /** True when an object in the container at entry e has two keys alike. */
 function hasKeysAlike(b: Uint8Array, tape: Int32Array, e: number): boolean {
   const last = tape[e + NEXT]!;
   for (let x = e; x < last; x += 4) {
-    if ((tape[x]! & KIND) !== OBJECT) continue;
-    const members = tape[x + NEXT]!;
-    for (let k = x + 4; k < members; k = tape[k + 4 + NEXT]!) {
-      for (let p = x + 4; p < k; p = tape[p + 4 + NEXT]!) if (sameKey(b, tape, p, k)) return true;
-    }
+    if ((tape[x]! & KIND) === OBJECT && keysAlike(b, tape, x)) return true;
   }
   return false;
 }
@@ -363,7 +408,8 @@ export function json(b: Uint8Array, tape: Int32Array, e: number, out: TextOut): 
   }
   switch (kind) {
     case STRING:
-      quoted(b, start, end, (tape[e]! & ESCAPED) !== 0, out);
+      // Only escapes JSON.stringify writes itself: the bytes as they are.
+      quoted(b, start, end, (tape[e]! & IRREGULAR) !== 0, out);
       return true;
     case NUMBER:
       numberText(b, start, end, out, true);
@@ -384,15 +430,14 @@ export function json(b: Uint8Array, tape: Int32Array, e: number, out: TextOut): 
       return true;
     }
     case OBJECT: {
+      if (keysAlike(b, tape, e)) return false;
       out.byte(0x7b);
       const last = tape[e + NEXT]!;
       for (let k = e + 4; k < last; k = tape[k + 4 + NEXT]!) {
-        if (tape[k]! !== KEY) return false; // escaped
+        if ((tape[k]! & ~ESCAPED) !== KEY) return false; // an escape written otherwise
         const ks = tape[k + START]!;
         const ke = tape[k + END]!;
         if (isIndexKey(b, ks, ke)) return false;
-        for (let p = e + 4; p < k; p = tape[p + 4 + NEXT]!)
-          if (sameKey(b, tape, p, k)) return false;
         if (k > e + 4) out.byte(0x2c);
         out.byte(QUOTE);
         out.copy(b, ks, ke);
