@@ -24,7 +24,10 @@ function convert(args: string[]): Promise<{ code: number | null; stderr: string 
 }
 
 /** The input converted with 1, 2 and 3 workers; the outputs, and the runs' stderr. */
-async function withJobs(input: string, format: string): Promise<[Buffer[], string[]]> {
+async function withJobs(
+  input: string,
+  format: string,
+): Promise<[[Buffer, Buffer, Buffer], string[]]> {
   const outputs: Buffer[] = [];
   const stderr: string[] = [];
   for (const jobs of ['1', '2', '3']) {
@@ -34,7 +37,7 @@ async function withJobs(input: string, format: string): Promise<[Buffer[], strin
     outputs.push(readFileSync(out));
     stderr.push(run.stderr);
   }
-  return [outputs, stderr];
+  return [outputs as [Buffer, Buffer, Buffer], stderr];
 }
 
 let api: string;
