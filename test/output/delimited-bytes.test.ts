@@ -132,6 +132,17 @@ describe('csv and tsv byte writer', () => {
     expect(bothWays(f, s, ARTICLE_COLUMNS, lines)).toBe(lines.length);
   });
 
+  it.each(FORMATS)('%s (formula guard %s): empty keys and keys alike on the paths', (f, s) => {
+    const columns = [col('', 'string'), { ...col('a', 'int'), path: ['a', ''] }, col('a.b', 'int')];
+    const lines = [
+      '{"":"x","a":{"":1,"b":2}}',
+      '{"a":{"b":2,"":1},"":"y"}',
+      '{"a":{"":1},"a":{"b":3}}', // the last wins, with everything under it
+      '{"":"x","":"z"}',
+    ];
+    expect(bothWays(f, s, columns, lines)).toBe(lines.length);
+  });
+
   it('declines what is not one record of JSON, writing nothing', () => {
     const declined = [
       '{"id": 1,}',

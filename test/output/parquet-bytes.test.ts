@@ -111,6 +111,18 @@ describe('parquet byte reader', () => {
     );
   });
 
+  it('reads empty keys on the paths (a column of generic records may be named "")', async () => {
+    const columns = [col('', 'string'), { ...col('a', 'int'), path: ['a', ''] }, col('a.b', 'int')];
+    const lines = [
+      '{"":"x","a":{"":1,"b":2}}',
+      '{"a":{"b":2,"":1},"":"y"}',
+      '{"a":{"":1},"a":{"b":3}}',
+    ];
+    const { fast, a, b } = await bothWays(columns, lines);
+    expect(fast).toBe(lines.length);
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  });
+
   it('declines what is not one record of JSON, adding nothing', async () => {
     const [bytes] = await encoders(COLUMNS);
     const declined = [
