@@ -104,32 +104,39 @@ async function delimitedLines(spec: EncoderSpec, format: 'csv' | 'tsv') {
   return DelimitedRows.for(format, spec.columns, spec.sanitize)?.write;
 }
 
-export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder> {
+/**
+ * `byteLines`: the text formats (csv, tsv, json, jsonl) read lines from
+ * their bytes (formats/delimited-bytes.ts, json-bytes.ts) rather than
+ * through JSON.parse. Their loops run slow until V8 has compiled them, ~0.1 s
+ * of CPU a worker: below ~16 MB of input that costs more than it saves
+ * (record-source.ts decides). Parquet's byte reader is used at any size.
+ */
+export async function loadChunkEncoder(spec: EncoderSpec, byteLines = true): Promise<ChunkEncoder> {
   switch (spec.format) {
     case 'json':
       return textChunks(
         await page(),
         (await import('./formats/json.js')).jsonEncoder(spec),
-        await jsonLines(spec, ',\n', ''),
+        byteLines ? await jsonLines(spec, ',\n', '') : undefined,
       );
     case 'jsonl':
     case 'ndjson':
       return textChunks(
         await page(),
         (await import('./formats/json.js')).jsonLinesEncoder(spec),
-        await jsonLines(spec, '', '\n'),
+        byteLines ? await jsonLines(spec, '', '\n') : undefined,
       );
     case 'csv':
       return textChunks(
         await page(),
         (await import('./formats/csv.js')).csvEncoder(spec),
-        await delimitedLines(spec, 'csv'),
+        byteLines ? await delimitedLines(spec, 'csv') : undefined,
       );
     case 'tsv':
       return textChunks(
         await page(),
         (await import('./formats/tsv.js')).tsvEncoder(spec),
-        await delimitedLines(spec, 'tsv'),
+        byteLines ? await delimitedLines(spec, 'tsv') : undefined,
       );
     case 'xml':
       return textChunks(await page(), await (await import('./formats/xml.js')).xmlEncoder(spec));

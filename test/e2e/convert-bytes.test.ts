@@ -13,7 +13,8 @@ import { BIN, runToEnd } from '../helpers/spawn.js';
  * writes the records. Through the built binary, on API-shaped articles
  * from the mock's generator and on lines spelled in other ways than
  * JSON.stringify writes them, the output must be the same bytes whatever
- * the number of workers.
+ * the number of workers. Below 16 MB the workers read the text formats
+ * through JSON.parse (record-source.ts): the inputs here are larger.
  */
 const dir = mkdtempSync(join(tmpdir(), 'news-convert-bytes-'));
 const TEXT_FORMATS = ['csv', 'tsv', 'json', 'jsonl'];
@@ -45,8 +46,9 @@ let articles: string[];
 
 beforeAll(() => {
   const live = new LiveArticles(7);
-  // ~2,000 articles of ~6 KB: a dozen 1 MB chunks, six 2 MB row groups.
-  articles = Array.from({ length: 2000 }, (_, i) =>
+  // ~2,800 articles of ~6 KB (17.5 MB: from 16 MB on, the workers read the
+  // text formats from the bytes): 17 chunks of 1 MB, nine row groups of 2 MB.
+  articles = Array.from({ length: 2800 }, (_, i) =>
     JSON.stringify(live.make(800_000_000 + i, new Date(Date.UTC(2025, 0, 1) + i * 60_000))),
   );
   api = join(dir, 'api.jsonl');
@@ -59,13 +61,24 @@ describe('news convert from the lines bytes', () => {
     async (format) => {
       const [[one, two, three], stderr] = await withJobs(api, format);
       expect(stderr[1]).toContain('convert: 2 worker threads read on from line 1');
+      expect(stderr[1]).not.toContain('through JSON.parse');
       expect(stderr[1]).not.toContain('the main thread reads on');
-      expect(one.length).toBeGreaterThan(10_000_000);
+      expect(one.length).toBeGreaterThan(15_000_000);
       expect(two.equals(one)).toBe(true);
       expect(three.equals(one)).toBe(true);
       if (format === 'jsonl') expect(one.equals(readFileSync(api))).toBe(true);
     },
   );
+
+  it('reads a small input through JSON.parse on the workers, with the same bytes', async () => {
+    const small = join(dir, 'small.jsonl');
+    writeFileSync(small, `${articles.slice(0, 800).join('\n')}\n`); // 5 MB
+    const [[one, two], stderr] = await withJobs(small, 'csv');
+    expect(stderr[1]).toContain(
+      'convert: under 16 MB of input, csv, tsv and JSON are read through JSON.parse',
+    );
+    expect(two.equals(one)).toBe(true);
+  });
 
   it('parquet: API-shaped articles, the same file with 2 and 3 workers, the same rows with 1', async () => {
     const [[one, two, three]] = await withJobs(api, 'parquet');

@@ -70,8 +70,8 @@ export class WorkerPool {
   }
 
   /** Tells every worker how to encode; before the first `run`. */
-  setup(spec: EncoderSpec): void {
-    const setup: WorkerSetup = { spec };
+  setup(spec: EncoderSpec, byteLines: boolean): void {
+    const setup: WorkerSetup = { spec, byteLines };
     for (const worker of this.workers) worker.postMessage(setup);
   }
 

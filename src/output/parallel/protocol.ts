@@ -15,6 +15,8 @@ export interface WorkerHint {
  */
 export interface WorkerSetup {
   readonly spec: EncoderSpec;
+  /** The text formats' byte writers are worth their compiling (page-encoders.ts, `loadChunkEncoder`). */
+  readonly byteLines: boolean;
 }
 
 /**

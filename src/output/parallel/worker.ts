@@ -62,8 +62,8 @@ let encoder: Promise<ChunkEncoder> | undefined;
 
 port.on('message', async (message: WorkerSetup | ChunkTask) => {
   if (encoder === undefined) {
-    const { spec } = message as WorkerSetup;
-    encoder = preloaded.then(() => loadChunkEncoder(spec));
+    const { spec, byteLines } = message as WorkerSetup;
+    encoder = preloaded.then(() => loadChunkEncoder(spec, byteLines));
     encoder.catch(() => undefined); // reported with the first task
     return;
   }
