@@ -1,43 +1,43 @@
-// Export benchmark (issues 5 and 23). Generated articles (bench/export-articles.mjs,
-// ~6.0 KB of JSON each) are written once to bench/out/articles6k-N.jsonl; then
-// every format is made from that file by the real CLI (`node bin/news.js convert
-// … -o bench/out/x.FORMAT`), each run its own process under /usr/bin/time -v
-// (wall time and peak RSS of the whole process, node start-up included). In the
-// same run, on the same file: jq (`… | @csv`, the same columns; with csv) and
-// DuckDB (`COPY (SELECT * FROM read_json(…)) TO 'x.parquet'`, its own node
-// process; with parquet). Runs are interleaved (one of each tool, then the next
-// round), so a busy moment of a shared machine hits every tool alike; figures
-// are medians.
+// Export benchmark (issues 5, 23 and 31). An input file of articles is
+// written once to bench/out/ (git-ignored, reused by later runs):
+//   --corpus api (the default): API-shaped articles made by the mock's own
+//     fixture generator (bench/api-articles.mjs, seed 7, ~6.25 KB each: every
+//     field the service sends), bench/out/api-7-N.jsonl;
+//   --corpus synthetic: the hand-shaped generator of issues 5 and 23
+//     (bench/export-articles.mjs, ~6.0 KB, ~20 columns, hostile cells),
+//     bench/out/articles6k-N.jsonl.
+// Then every format is made from that file by the real CLI (`node bin/news.js
+// convert … -o bench/out/x.FORMAT`), each run its own process under
+// /usr/bin/time -v (wall time, CPU time and peak RSS of the whole process,
+// node start-up included). In the same run, on the same file: DuckDB's `COPY
+// (SELECT * FROM read_json(…)) TO … (FORMAT csv|json|parquet)` beside csv,
+// jsonl and parquet (bench/duckdb-copy.mjs, its own node process), and jq
+// (`… | @csv`, the same columns) beside csv, unless --goal. Runs are
+// interleaved (one of each tool, then the next round), so a busy moment of a
+// shared machine hits every tool alike; figures are medians.
 //
 //   npm run bench:export                  # builds dist/, then all formats, 10k and 100k
-//   node bench/export.bench.mjs --sizes 10000,100000 --formats csv,jsonl,parquet --runs 3
-//   node bench/export.bench.mjs --goal    # issue 23's figure: 20k articles, csv, jsonl,
-//                                         # parquet beside DuckDB, 5 runs
-//   node bench/export.bench.mjs --goal --formats parquet --sizes 20000,100000
-//                                         # issue 23's Parquet goal at both sizes
-//   options: --formats a,b  --sizes n,m  --runs k (default 2; 5 with --goal)
-//            --no-compare (no jq, no DuckDB)
+//   node bench/export.bench.mjs --goal    # issue 31: 20k API articles, csv, jsonl and
+//                                         # parquet beside DuckDB, 7 runs, the ratio table
+//   node bench/export.bench.mjs --goal --baseline /tmp/news-before   # and another build beside
+//   node bench/export.bench.mjs --goal23  # issue 23's goals, on its synthetic corpus
+//   options: --formats a,b  --sizes n,m  --runs k (default 2; 7 with --goal, 5 with --goal23)
+//            --corpus api|synthetic  --no-compare (no jq, no DuckDB)  --jq (jq with --goal too)
 //            --baseline DIR (also run DIR/bin/news.js, another build, side by side)
 //
 // Prints a Markdown table: articles/s and MB/s of input, CPU seconds (user +
 // system, all threads: the work done, which a busy machine disturbs less than
-// the wall time), peak RSS, and the ratios to jq and DuckDB; exits 1 when a
-// budget or goal is missed.
-import { spawnSync } from 'node:child_process';
+// the wall time), peak RSS, the ratios to jq and DuckDB; with --goal, the
+// issue's ratio table (each format's time over DuckDB's, as the median of the
+// rounds' ratios and as the ratio of the medians). Exits 1 when a budget or
+// goal is missed.
 import { once } from 'node:events';
-import {
-  closeSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiArticles } from './api-articles.mjs';
+import { jqFilter, runOnce } from './export-run.mjs';
 import { median } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -62,7 +62,11 @@ const BUDGET_MBPS = {
 const MEMORY_MB = 300;
 const FLAT = 1.3;
 const DUCKDB_FACTOR = 1.5; // issue 5: parquet within 1.5× of DuckDB's time
-/** Issue 23, on 20k articles of ~6 KB: */
+/** DuckDB's format beside each of ours. */
+const DUCKDB_FORMAT = { csv: 'csv', jsonl: 'json', parquet: 'parquet' };
+/** Issue 31, on 20k API-shaped articles: our time at most this share of DuckDB's. */
+const GOAL31 = { csv: 0.8, jsonl: 0.3, parquet: 0.8 };
+/** Issue 23, on 20k synthetic articles of ~6 KB: */
 const GOAL_MBPS = { csv: 120, jsonl: 120 }; // whole process, start-up included
 const GOAL_DUCKDB_TIME = 1; // parquet in no more time than DuckDB, at 20k articles and more…
 const GOAL_TIME_FROM = 20_000;
@@ -79,7 +83,7 @@ function arg(name, fallback) {
   return i >= 0 ? process.argv[i + 1].split(',') : fallback;
 }
 
-async function writeInput(n) {
+async function syntheticArticles(n) {
   const path = join(outDir, `articles6k-${n}.jsonl`);
   if (existsSync(path)) return path;
   const { article } = await import('./export-articles.mjs');
@@ -99,70 +103,13 @@ async function writeInput(n) {
   return path;
 }
 
-/** Runs argv under /usr/bin/time -v; stdout to `stdoutPath` when given. */
-function timed(argv, stdoutPath) {
-  const fd = stdoutPath === undefined ? 'ignore' : openSync(stdoutPath, 'w');
-  try {
-    const run = spawnSync('/usr/bin/time', ['-v', ...argv], {
-      cwd: root,
-      stdio: ['ignore', fd, 'pipe'],
-      encoding: 'utf8',
-      maxBuffer: 16 << 20,
-    });
-    const err = run.stderr ?? '';
-    const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(
-      err,
-    );
-    const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-    const user = /User time \(seconds\): ([\d.]+)/.exec(err);
-    const system = /System time \(seconds\): ([\d.]+)/.exec(err);
-    if (run.status !== 0 || !wall || !rss) {
-      throw new Error(`${argv.join(' ')} failed (${run.status}):\n${err.slice(-2000)}`);
-    }
-    const seconds = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-    const cpu = Number(user?.[1] ?? Number.NaN) + Number(system?.[1] ?? Number.NaN);
-    return { seconds, cpu, peakMb: Number(rss[1]) / 1024 };
-  } finally {
-    if (typeof fd === 'number') closeSync(fd);
-  }
-}
-
-/** jq filter for the same article columns as our csv (from dist/output/columns.js). */
-async function jqFilter() {
-  const { ARTICLE_COLUMNS } = await import('../dist/output/columns.js');
-  const path = (p) => p.map((k) => `.${JSON.stringify(k)}`).join('');
-  const cells = ARTICLE_COLUMNS.map((c) => {
-    const p = path(c.path);
-    switch (c.derive) {
-      case 'value':
-        return p;
-      case 'json':
-        return `(${p} | if . == null then null else tojson end)`;
-      case 'names':
-        return `(${p} | if type == "array" then map(.name // empty) | join("; ") else . end)`;
-      default: // 'join'
-        return `(${p} | if type == "array" then map(tostring) | join("; ") else . end)`;
-    }
-  });
-  return `[${cells.join(', ')}] | @csv`;
-}
-
-/** One timed run of a tool on `input`; the output file is measured, then removed. */
-function runOnce(tool, input) {
-  const out = join(outDir, `x-${tool.name.replace(/\W+/g, '-')}.${tool.ext}`);
-  rmSync(out, { force: true });
-  const t = tool.stdout ? timed(tool.argv(input), out) : timed(tool.argv(input, out));
-  t.bytes = statSync(out).size;
-  rmSync(out);
-  return t;
-}
-
-function tools(formats, baseline) {
+function tools(formats, baseline, { compare, jq }) {
   const list = [];
   const convert = (name, cli, format) => ({
     name,
     format,
     ext: format,
+    ours: cli === join(root, 'bin', 'news.js'),
     argv: (input, out) => [process.execPath, cli, 'convert', input, '-o', out, '--quiet'],
   });
   for (const format of formats) {
@@ -170,57 +117,98 @@ function tools(formats, baseline) {
     if (baseline !== undefined) {
       list.push(convert(`${format} (baseline)`, join(baseline, 'bin', 'news.js'), format));
     }
+    const duck = DUCKDB_FORMAT[format];
+    if (compare && duck !== undefined) {
+      list.push({
+        name: `duckdb ${duck}`,
+        ext: duck,
+        argv: (input, out) => [process.execPath, join(here, 'duckdb-copy.mjs'), input, out, duck],
+      });
+    }
   }
-  return list;
-}
-
-async function main() {
-  mkdirSync(outDir, { recursive: true });
-  const goal = process.argv.includes('--goal');
-  const formats = arg('--formats', goal ? ['csv', 'jsonl', 'parquet'] : FORMATS);
-  const sizes = arg('--sizes', goal ? ['20000'] : ['10000', '100000']).map(Number);
-  const runs = Number(arg('--runs', [goal ? '5' : '2'])[0]);
-  const compare = !process.argv.includes('--no-compare');
-  const baselineArg = arg('--baseline', [])[0];
-  const baseline = baselineArg === undefined ? undefined : resolve(baselineArg);
-  const list = tools(formats, baseline);
-  if (compare && formats.includes('csv')) {
-    const filter = await jqFilter();
+  if (jq !== undefined) {
     list.push({
       name: 'jq',
       ext: 'csv',
       stdout: true,
-      argv: (input) => ['/usr/bin/jq', '-r', filter, input],
+      argv: (input) => ['/usr/bin/jq', '-r', jq, input],
     });
   }
-  if (compare && formats.includes('parquet')) {
-    list.push({
-      name: 'duckdb',
-      ext: 'parquet',
-      argv: (input, out) => [process.execPath, join(here, 'duckdb-copy.mjs'), input, out],
-    });
+  return list;
+}
+
+/** The median of the rounds' ratios a/b (each round ran both), and their range. */
+function pairedRatio(a, b) {
+  const ratios = a.map((r, k) => r.seconds / b[k].seconds);
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+/** Issue 31's table: each format's time over DuckDB's, ours and the baseline's. */
+function goalTable(list, raw, results, sizes, misses) {
+  console.log(
+    '\n| figure | articles | ours s | DuckDB s | ours / DuckDB, median of rounds (range) | ratio of medians | CPU ratio | goal | |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const tool of list) {
+    const format = tool.format;
+    if (format === undefined || GOAL31[format] === undefined) continue;
+    const duck = `duckdb ${DUCKDB_FORMAT[format]}`;
+    for (const n of sizes) {
+      if (raw[n][duck] === undefined) continue;
+      const p = pairedRatio(raw[n][tool.name], raw[n][duck]);
+      const r = results[tool.name][n];
+      const d = results[duck][n];
+      const met = p.median <= GOAL31[format];
+      if (tool.ours && !met)
+        misses.push(
+          `goal: ${tool.name} ${n} at ${p.median.toFixed(2)}× DuckDB's time (≤ ${GOAL31[format]})`,
+        );
+      console.log(
+        `| \`convert -o x.${format}\`${tool.ours ? '' : ' (baseline)'} vs DuckDB \`FORMAT ${DUCKDB_FORMAT[format]}\` | ${n.toLocaleString('en')} | ${r.seconds.toFixed(2)} | ${d.seconds.toFixed(2)} | **${p.median.toFixed(2)}×** (${p.min.toFixed(2)}–${p.max.toFixed(2)}) | ${(r.seconds / d.seconds).toFixed(2)}× | ${(r.cpu / d.cpu).toFixed(2)}× | ≤ ${GOAL31[format]}× | ${met ? 'met' : '**not met**'} |`,
+      );
+    }
   }
+}
+
+async function main() {
+  mkdirSync(outDir, { recursive: true });
+  const goal23 = process.argv.includes('--goal23');
+  const goal = process.argv.includes('--goal') && !goal23;
+  const anyGoal = goal || goal23;
+  const corpus = arg('--corpus', [goal23 ? 'synthetic' : 'api'])[0];
+  const formats = arg('--formats', anyGoal ? ['csv', 'jsonl', 'parquet'] : FORMATS);
+  const sizes = arg('--sizes', anyGoal ? ['20000'] : ['10000', '100000']).map(Number);
+  const runs = Number(arg('--runs', [goal ? '7' : goal23 ? '5' : '2'])[0]);
+  const compare = !process.argv.includes('--no-compare');
+  const withJq = compare && formats.includes('csv') && (!goal || process.argv.includes('--jq'));
+  const baselineArg = arg('--baseline', [])[0];
+  const baseline = baselineArg === undefined ? undefined : resolve(baselineArg);
+  const list = tools(formats, baseline, {
+    compare,
+    jq: withJq ? await jqFilter() : undefined,
+  });
   const inputs = {};
   for (const n of sizes) {
-    inputs[n] = await writeInput(n);
+    inputs[n] = corpus === 'synthetic' ? await syntheticArticles(n) : await apiArticles(n);
     console.error(`input ${inputs[n]}: ${(statSync(inputs[n]).size / MB).toFixed(0)} MB`);
   }
   const load = [loadavg()[0]];
   const results = {};
+  const raw = {};
   for (const tool of list) results[tool.name] = {};
   for (const n of sizes) {
-    const raw = Object.fromEntries(list.map((t) => [t.name, []]));
+    raw[n] = Object.fromEntries(list.map((t) => [t.name, []]));
     for (let k = 0; k < runs; k++) {
       for (const tool of list) {
-        const r = runOnce(tool, inputs[n]);
-        raw[tool.name].push(r);
+        const r = runOnce(tool, inputs[n], outDir, root);
+        raw[n][tool.name].push(r);
         console.error(
           `  ${tool.name} ${n} run ${k + 1}: ${r.seconds.toFixed(2)} s, CPU ${r.cpu.toFixed(2)} s, ${Math.round(r.peakMb)} MB`,
         );
       }
     }
     for (const tool of list) {
-      const rs = raw[tool.name];
+      const rs = raw[n][tool.name];
       results[tool.name][n] = {
         seconds: median(rs.map((r) => r.seconds)),
         cpu: median(rs.map((r) => r.cpu)),
@@ -240,7 +228,7 @@ async function main() {
     x.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
   for (const tool of list) {
     const byN = results[tool.name];
-    const ours = tool.format !== undefined && !tool.name.includes('baseline');
+    const ours = tool.ours === true;
     for (const n of sizes) {
       const r = byN[n];
       const mbps = r.inputMb / r.seconds;
@@ -268,23 +256,25 @@ async function main() {
         notes.push(`${ratio.toFixed(2)}× jq's speed`);
         if (ours && ratio <= 1) misses.push(`csv ${n}: not faster than jq`);
       }
-      if (tool.format === 'parquet' && results.duckdb?.[n]) {
-        const time = r.seconds / results.duckdb[n].seconds;
-        const cpu = r.cpu / results.duckdb[n].cpu;
-        const memory = r.peakMb / results.duckdb[n].peakMb;
+      const duck = results[`duckdb ${DUCKDB_FORMAT[tool.format]}`]?.[n];
+      if (duck !== undefined) {
+        const time = r.seconds / duck.seconds;
         notes.push(
-          `${time.toFixed(2)}× DuckDB's time (${cpu.toFixed(2)}× its CPU), ${memory.toFixed(2)}× its memory`,
+          `${time.toFixed(2)}× DuckDB's time (${(r.cpu / duck.cpu).toFixed(2)}× its CPU), ${(r.peakMb / duck.peakMb).toFixed(2)}× its memory`,
         );
-        if (ours && time > DUCKDB_FACTOR)
-          misses.push(`parquet ${n}: ${time.toFixed(2)}× DuckDB's time`);
-        if (ours && goal && n >= GOAL_TIME_FROM && time > GOAL_DUCKDB_TIME) {
+      }
+      if (tool.format === 'parquet' && duck !== undefined && ours) {
+        const time = r.seconds / duck.seconds;
+        const memory = r.peakMb / duck.peakMb;
+        if (time > DUCKDB_FACTOR) misses.push(`parquet ${n}: ${time.toFixed(2)}× DuckDB's time`);
+        if (goal23 && n >= GOAL_TIME_FROM && time > GOAL_DUCKDB_TIME) {
           misses.push(`goal: parquet ${n} in ${time.toFixed(2)}× DuckDB's time (≤ 1)`);
         }
-        if (ours && goal && n >= GOAL_MEMORY_FROM && memory >= GOAL_DUCKDB_MEMORY) {
+        if (goal23 && n >= GOAL_MEMORY_FROM && memory >= GOAL_DUCKDB_MEMORY) {
           misses.push(`goal: parquet ${n} at ${memory.toFixed(2)}× DuckDB's memory (< 0.2)`);
         }
       }
-      if (ours && goal && GOAL_MBPS[tool.format] !== undefined && mbps < GOAL_MBPS[tool.format]) {
+      if (ours && goal23 && GOAL_MBPS[tool.format] !== undefined && mbps < GOAL_MBPS[tool.format]) {
         misses.push(
           `goal: ${tool.name} ${n} at ${mbps.toFixed(0)} MB/s (≥ ${GOAL_MBPS[tool.format]})`,
         );
@@ -297,13 +287,14 @@ async function main() {
   }
   const inputSizes = sizes.map((n) => `${fmt(n)}: ${fmt(results[list[0].name][n].inputMb)} MB`);
   console.log(
-    `input ${inputSizes.join(', ')} (~${fmt((results[list[0].name][small].inputMb * MB) / small / 1000, 1)} KB an article); ${runs} interleaved runs, median (range); load average ${load.map((l) => l.toFixed(1)).join(' → ')} on ${availableParallelism()} cores\n`,
+    `${corpus} corpus, input ${inputSizes.join(', ')} (~${fmt((results[list[0].name][small].inputMb * MB) / small / 1000, 2)} KB an article); ${runs} interleaved runs, median (range); load average ${load.map((l) => l.toFixed(1)).join(' → ')} on ${availableParallelism()} cores\n`,
   );
   console.log(
     '| tool | articles | seconds | articles/s | MB/s of input | CPU s | peak RSS MB | output | notes |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  if (goal) goalTable(list, raw, results, sizes, misses);
   if (misses.length > 0) console.log(`\nmissed: ${misses.join('; ')}`);
   process.exitCode = misses.length > 0 ? 1 : 0;
 }

@@ -7,6 +7,8 @@
  */
 import type { EncodedPage, EncoderSpec } from './format-writer.js';
 import { pageBytes } from './page-bytes.js';
+import type { LineWriter } from './formats/delimited-bytes.js';
+import type { TextOut } from './formats/tape-text.js';
 import type { PageEncoder } from './text-writer.js';
 import type { ApiRecord, FormatName } from './types.js';
 
@@ -45,55 +47,101 @@ export interface ChunkEncoder {
     | ((bytes: Uint8Array, from: number, to: number, topLevel: boolean) => boolean)
     | undefined;
   /** The records added since the last finish, as one page; its bytes in `spare` when they fit. */
-  finish(spare?: ArrayBuffer): EncodedPage;
+  finish(spare?: ArrayBufferLike): EncodedPage;
 }
 
 /**
  * Text is encoded with `encodeInto` straight into one buffer kept for every
  * chunk (about 2.5 times faster than `encode`, and no joined string); the
- * page gets a copy of the bytes used, which is then transferred.
+ * page gets a copy of the bytes used, for the main thread. With
+ * `lines` (a byte writer: delimited-bytes.ts, json-bytes.ts), a line is
+ * written from its bytes into the same buffer, in input order with the
+ * records `add` encodes (the lines it declines).
  */
-function textChunks(encode: PageEncoder): ChunkEncoder {
+function textChunks(out: TextOut, encode: PageEncoder, lines?: LineWriter): ChunkEncoder {
   const utf8 = new TextEncoder();
-  let buffer = new Uint8Array(4 * 1024 * 1024);
-  let used = 0;
   let records = 0;
   return {
     add(page) {
       if (page.length === 0) return;
       const text = encode(page);
-      if (used + text.length * 3 > buffer.length) {
-        const bigger = new Uint8Array(Math.max(buffer.length * 2, used + text.length * 3));
-        bigger.set(buffer.subarray(0, used));
-        buffer = bigger;
-      }
-      used += utf8.encodeInto(text, buffer.subarray(used)).written;
+      out.ensure(text.length * 3);
+      out.length += utf8.encodeInto(text, out.bytes.subarray(out.length)).written;
       records += page.length;
     },
+    addLine:
+      lines === undefined
+        ? undefined
+        : (bytes, from, to, topLevel) => {
+            if (!lines(bytes, from, to, topLevel, out)) return false;
+            records++;
+            return true;
+          },
     finish(spare) {
-      const page = { records, bytes: pageBytes(buffer.subarray(0, used), spare) };
-      used = 0;
+      const page = { records, bytes: pageBytes(out.bytes.subarray(0, out.length), spare) };
+      out.length = 0;
       records = 0;
       return page;
     },
   };
 }
 
-export async function loadChunkEncoder(spec: EncoderSpec): Promise<ChunkEncoder> {
+/** A text page's buffer (the module loads with the first encoder: not on the CLI's start-up path). */
+async function page(): Promise<TextOut> {
+  return new (await import('./formats/tape-text.js')).TextOut();
+}
+
+/** json, jsonl and ndjson records from their bytes, unless `--fields` reshapes them. */
+async function jsonLines(spec: EncoderSpec, prefix: string, suffix: string) {
+  return spec.projected
+    ? undefined
+    : (await import('./formats/json-bytes.js')).jsonLines(prefix, suffix);
+}
+
+/** csv and tsv rows from their lines' bytes, when every column can be read from them. */
+async function delimitedLines(spec: EncoderSpec, format: 'csv' | 'tsv') {
+  const { DelimitedRows } = await import('./formats/delimited-bytes.js');
+  return DelimitedRows.for(format, spec.columns, spec.sanitize)?.write;
+}
+
+/**
+ * `byteLines`: the text formats (csv, tsv, json, jsonl) read lines from
+ * their bytes (formats/delimited-bytes.ts, json-bytes.ts) rather than
+ * through JSON.parse. Their loops run slow until V8 has compiled them, ~0.1 s
+ * of CPU a worker: below ~16 MB of input that costs more than it saves
+ * (record-source.ts decides). Parquet's byte reader is used at any size.
+ */
+export async function loadChunkEncoder(spec: EncoderSpec, byteLines = true): Promise<ChunkEncoder> {
   switch (spec.format) {
     case 'json':
-      return textChunks((await import('./formats/json.js')).jsonEncoder(spec));
+      return textChunks(
+        await page(),
+        (await import('./formats/json.js')).jsonEncoder(spec),
+        byteLines ? await jsonLines(spec, ',\n', '') : undefined,
+      );
     case 'jsonl':
     case 'ndjson':
-      return textChunks((await import('./formats/json.js')).jsonLinesEncoder(spec));
+      return textChunks(
+        await page(),
+        (await import('./formats/json.js')).jsonLinesEncoder(spec),
+        byteLines ? await jsonLines(spec, '', '\n') : undefined,
+      );
     case 'csv':
-      return textChunks((await import('./formats/csv.js')).csvEncoder(spec));
+      return textChunks(
+        await page(),
+        (await import('./formats/csv.js')).csvEncoder(spec),
+        byteLines ? await delimitedLines(spec, 'csv') : undefined,
+      );
     case 'tsv':
-      return textChunks((await import('./formats/tsv.js')).tsvEncoder(spec));
+      return textChunks(
+        await page(),
+        (await import('./formats/tsv.js')).tsvEncoder(spec),
+        byteLines ? await delimitedLines(spec, 'tsv') : undefined,
+      );
     case 'xml':
-      return textChunks(await (await import('./formats/xml.js')).xmlEncoder(spec));
+      return textChunks(await page(), await (await import('./formats/xml.js')).xmlEncoder(spec));
     case 'rss':
-      return textChunks(await (await import('./formats/rss.js')).rssEncoder(spec));
+      return textChunks(await page(), await (await import('./formats/rss.js')).rssEncoder(spec));
     case 'parquet': {
       const encoder = await (await import('./formats/parquet.js')).rowGroupEncoder(spec);
       return {

@@ -36,33 +36,37 @@ function parseJobs(value: unknown): number {
   return n;
 }
 
+type Input = ChunkReader | AsyncIterable<Uint8Array | string>;
+
 /**
- * A named file: read straight into the chunk buffers (file-chunks.ts), or as
- * a stream through gunzip when it starts with gzip's magic bytes.
+ * A named file: read straight into the chunk buffers (file-chunks.ts), with
+ * its size, or as a stream through gunzip when it starts with gzip's magic
+ * bytes (its size then unknown).
  */
 async function fileInput(
   file: string,
   chunksOf: typeof fileChunks,
   gunzip: (input: AsyncIterable<Uint8Array | string>) => AsyncIterable<Uint8Array | string>,
-): Promise<ChunkReader | AsyncIterable<Uint8Array | string>> {
+): Promise<{ input: Input; size?: number }> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
   } catch (error) {
     throw fileError('read', file, error);
   }
+  let size: number;
   try {
-    if ((await handle.stat()).isDirectory()) {
-      throw new UsageError(`cannot read ${file}: it is a directory`);
-    }
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw new UsageError(`cannot read ${file}: it is a directory`);
+    size = stat.size;
     const head = Buffer.alloc(2);
     await handle.read(head, 0, 2, 0);
-    if (head[0] === 0x1f && head[1] === 0x8b) return gunzip(handle.createReadStream());
+    if (head[0] === 0x1f && head[1] === 0x8b) return { input: gunzip(handle.createReadStream()) };
   } catch (error) {
     await handle.close();
     throw error;
   }
-  return (size, buffers) => closing(chunksOf(handle, size, buffers), handle);
+  return { input: (chunk, buffers) => closing(chunksOf(handle, chunk, buffers), handle), size };
 }
 
 /** The chunks, then the file closed (also when the reader stops early). */
@@ -121,13 +125,14 @@ export const convert: CommandSpec = {
     // Before the file is opened: a name that tells no format ends here.
     const format = await chooseFormat(runtime);
     const { RecordSource, fileChunks, gunzipIfCompressed } = await import('../../output/index.js');
-    const records =
+    const { input: records, size } =
       file === undefined || file === '-'
-        ? gunzipIfCompressed(runtime.io.stdin as AsyncIterable<Uint8Array | string>)
+        ? { input: gunzipIfCompressed(runtime.io.stdin as AsyncIterable<Uint8Array | string>) }
         : await fileInput(file, fileChunks, gunzipIfCompressed);
     const source = new RecordSource(records, {
       jobs,
       format,
+      size,
       debug: (m) => runtime.report.debug(m),
     });
     const iterator = source[Symbol.asyncIterator]();

@@ -2,10 +2,10 @@
  * Convert's byte reader for Parquet: a line of JSON Lines goes from its UTF-8
  * bytes to the row group's column stores without JSON.parse, without a
  * decoded string, without a record object. The line is checked and laid out
- * as a tape (parquet-tape.ts); the column paths are looked up in it (the
+ * as a tape (json-tape.ts); the column paths are looked up in it (the
  * last of two keys alike wins, as in JSON.parse); each cell is made from the
  * bytes as the record path makes it from the parsed value (flatten.ts's
- * derivations, parquet-columns.ts's type rules, parquet-json-text.ts for
+ * derivations, parquet-columns.ts's type rules, tape-text.ts for
  * text and JSON text).
  *
  * Whatever it does not handle here (a value of another type than its
@@ -20,34 +20,23 @@
  * to UTF-8 and in collecting the objects all that made (docs/PARQUET.md).
  */
 import type { Column } from '../columns.js';
-import { LIST_SEPARATOR } from '../flatten.js';
 import type { ColumnStore, NumberColumn, TextColumn } from './parquet-columns.js';
 import type { FlagColumn } from './parquet-columns.js';
 import { FALSE as FLAG_FALSE, TRUE as FLAG_TRUE, NULL_FLAG } from './parquet-columns.js';
-import { json, numberText, simpleNumber, stringText } from './parquet-json-text.js';
+import { json, simpleNumber, stringText } from './tape-text.js';
 import {
   ARRAY,
   END,
   ESCAPED,
   FALSE,
-  JsonTape,
-  KEY,
   KIND,
-  NEXT,
-  NULL,
   NUMBER,
   OBJECT,
   START,
   STRING,
   TRUE,
-} from './parquet-tape.js';
-
-/** A key on a column's path: its bytes, its slot (where the value's tape entry goes), its children. */
-interface PathNode {
-  readonly key: Uint8Array;
-  readonly slot: number;
-  readonly children: PathNode[];
-}
+} from './json-tape.js';
+import { TapeRecord, unreadablePath } from './tape-record.js';
 
 /** How a column's cell is made from its value. */
 enum Make {
@@ -86,10 +75,6 @@ function makeOf(column: Column): Make | undefined {
       ];
   }
 }
-
-const utf8 = new TextEncoder();
-const SEPARATOR = utf8.encode(LIST_SEPARATOR);
-const NAME = utf8.encode('name');
 
 function digits(b: Uint8Array, at: number, count: number): number {
   let n = 0;
@@ -138,26 +123,13 @@ export function isoMillis(b: Uint8Array, start: number, end: number): number {
 }
 
 export class ByteRows {
-  private readonly tape = new JsonTape();
-  private readonly root: PathNode;
-  private readonly slots: Int32Array;
-  /** The root's `results` slot: a line that is an envelope of results is not one record. */
-  private readonly results: number;
   /** Values that did not fit their column, counted as the record path counts them. */
   misfits = 0;
-  /** The chunk the lines are in. */
-  private bytes: Uint8Array | undefined;
 
   private constructor(
+    private readonly record: TapeRecord,
     private readonly plans: readonly Plan[],
-    root: PathNode,
-    slots: number,
-    results: number,
-  ) {
-    this.root = root;
-    this.slots = new Int32Array(slots);
-    this.results = results;
-  }
+  ) {}
 
   /**
    * A byte reader for these columns, or undefined when one of them is made
@@ -167,34 +139,15 @@ export class ByteRows {
    * prototype).
    */
   static for(columns: readonly Column[], stores: readonly ColumnStore[]): ByteRows | undefined {
-    let slots = 0;
-    const root: PathNode = { key: new Uint8Array(0), slot: slots++, children: [] };
-    const node = (path: readonly string[]): PathNode => {
-      let at = root;
-      for (const key of path) {
-        const bytes = utf8.encode(key);
-        let child = at.children.find((c) => Buffer.compare(c.key, bytes) === 0);
-        if (child === undefined) {
-          child = { key: bytes, slot: slots++, children: [] };
-          at.children.push(child);
-        }
-        at = child;
-      }
-      return at;
-    };
+    const record = new TapeRecord();
     const plans: Plan[] = [];
     for (const [i, column] of columns.entries()) {
       const make = makeOf(column);
       const paths = [column.path, ...(column.alternatives ?? [])];
-      const unsupported = (p: readonly string[]): boolean =>
-        p.length === 0 || p.some((k) => k in Object.prototype);
-      if (make === undefined || paths.some(unsupported)) {
-        return undefined;
-      }
-      plans.push({ make, slots: paths.map((p) => node(p).slot), store: stores[i]! });
+      if (make === undefined || paths.some(unreadablePath)) return undefined;
+      plans.push({ make, slots: paths.map((p) => record.slotOf(p)), store: stores[i]! });
     }
-    const results = node(['results']).slot;
-    return new ByteRows(plans, root, slots, results);
+    return new ByteRows(record, plans);
   }
 
   /**
@@ -203,20 +156,7 @@ export class ByteRows {
    * JSON Lines (`topLevel`) may also be an envelope of results: false.
    */
   add(bytes: Uint8Array, from: number, to: number, topLevel: boolean): boolean {
-    const tape = this.tape;
-    if (bytes !== this.bytes) {
-      this.bytes = bytes;
-      tape.chunk(bytes);
-    }
-    if (tape.scan(from, this.lineEnd(bytes, to)) !== to || (tape.tape[0]! & KIND) !== OBJECT) {
-      return false;
-    }
-    this.slots.fill(-1);
-    if (!this.resolve(bytes, 0, this.root)) return false;
-    if (topLevel) {
-      const r = this.slots[this.results]!;
-      if (r >= 0 && (tape.tape[r]! & KIND) === ARRAY) return false;
-    }
+    if (!this.record.read(bytes, from, to, topLevel)) return false;
     const rows = this.plans[0]?.store.rows ?? 0;
     const misfits = this.misfits;
     for (const plan of this.plans) {
@@ -229,61 +169,9 @@ export class ByteRows {
     return true;
   }
 
-  /** The line end after `to` (trailing spaces or a comma may come first). */
-  private lineEnd(bytes: Uint8Array, to: number): number {
-    let i = to;
-    while (i < bytes.length && bytes[i] !== 0x0a) i++;
-    return i;
-  }
-
-  /** Puts the tape entries of the object at entry `e`'s members on `node`'s paths in their slots. */
-  private resolve(b: Uint8Array, e: number, node: PathNode): boolean {
-    const tape = this.tape.tape;
-    const last = tape[e + NEXT]!;
-    const children = node.children;
-    for (let k = e + 4; k < last; k = tape[k + 4 + NEXT]!) {
-      if (tape[k] !== KEY) return false; // an escaped key: JSON.parse would unescape it
-      const start = tape[k + START]!;
-      const length = tape[k + END]! - start;
-      for (let c = 0; c < children.length; c++) {
-        const child = children[c]!;
-        const key = child.key;
-        if (key.length !== length || key[0] !== b[start]) continue;
-        let i = 1;
-        while (i < length && key[i] === b[start + i]) i++;
-        if (i < length) continue;
-        // A later key alike replaces the value and everything found under it.
-        if (child.children.length > 0) this.clear(child);
-        this.slots[child.slot] = k + 4;
-        if (child.children.length > 0 && (tape[k + 4]! & KIND) === OBJECT) {
-          if (!this.resolve(b, k + 4, child)) return false;
-        }
-        break;
-      }
-    }
-    return true;
-  }
-
-  private clear(node: PathNode): void {
-    for (const child of node.children) {
-      this.slots[child.slot] = -1;
-      this.clear(child);
-    }
-  }
-
-  /** The tape entry of the plan's value: the first of its paths that holds one; -1 for none (or null). */
-  private valueOf(plan: Plan): number {
-    const tape = this.tape.tape;
-    for (const slot of plan.slots) {
-      const e = this.slots[slot]!;
-      if (e >= 0 && tape[e] !== NULL) return e;
-    }
-    return -1;
-  }
-
   /** Adds the plan's cell; false to leave the row to the record path. */
   private cell(b: Uint8Array, plan: Plan): boolean {
-    const e = this.valueOf(plan);
+    const e = this.record.valueOf(plan.slots);
     const store = plan.store;
     if (e < 0) {
       if (store.type === 'bool') store.push(NULL_FLAG);
@@ -291,7 +179,7 @@ export class ByteRows {
       else (store as NumberColumn).push(Number.NaN);
       return true;
     }
-    const tape = this.tape.tape;
+    const tape = this.record.tape.tape;
     const kind = tape[e]! & KIND;
     const start = tape[e + START]!;
     const end = tape[e + END]!;
@@ -321,7 +209,13 @@ export class ByteRows {
         return true;
       case Make.Names:
       case Make.Join:
-        if (kind === ARRAY) return this.list(b, e, store as TextColumn, plan.make === Make.Names);
+        if (kind === ARRAY) {
+          const text = store as TextColumn;
+          text.begin();
+          if (!this.record.list(b, e, plan.make === Make.Names, text.out)) return false;
+          text.end();
+          return true;
+        }
         return this.text(b, e, store as TextColumn);
       case Make.Text:
         return this.text(b, e, store as TextColumn);
@@ -332,7 +226,7 @@ export class ByteRows {
 
   /** A scalar cell in a text column: a string's text; an object or array as JSON. */
   private text(b: Uint8Array, e: number, store: TextColumn): boolean {
-    const tape = this.tape.tape;
+    const tape = this.record.tape.tape;
     const kind = tape[e]! & KIND;
     if (kind === OBJECT || kind === ARRAY) return this.jsonText(b, e, store);
     if (kind !== STRING) return false; // a number or a flag in a text column: left to String()
@@ -344,60 +238,8 @@ export class ByteRows {
 
   private jsonText(b: Uint8Array, e: number, store: TextColumn): boolean {
     store.begin();
-    if (!json(b, this.tape.tape, e, store.out)) return false; // the row is taken back
+    if (!json(b, this.record.tape.tape, e, store.out)) return false; // the row is taken back
     store.end();
     return true;
-  }
-
-  /**
-   * An array joined with "; ": the `name` of each object in it (`names`), or
-   * each item as String() writes it, objects and arrays as JSON (`join`).
-   */
-  private list(b: Uint8Array, e: number, store: TextColumn, names: boolean): boolean {
-    const tape = this.tape.tape;
-    const out = store.out;
-    store.begin();
-    const last = tape[e + NEXT]!;
-    let first = true;
-    for (let v = e + 4; v < last; v = tape[v + NEXT]!) {
-      const kind = tape[v]! & KIND;
-      if (names) {
-        if (kind !== OBJECT) continue;
-        const name = this.member(b, v, NAME);
-        if (name === -2) return false;
-        if (name < 0 || (tape[name]! & KIND) !== STRING) continue;
-        if (!first) out.copy(SEPARATOR, 0, SEPARATOR.length);
-        first = false;
-        stringText(b, tape[name + START]!, tape[name + END]!, (tape[name]! & ESCAPED) !== 0, out);
-        continue;
-      }
-      if (!first) out.copy(SEPARATOR, 0, SEPARATOR.length);
-      first = false;
-      const start = tape[v + START]!;
-      const end = tape[v + END]!;
-      if (kind === STRING) stringText(b, start, end, (tape[v]! & ESCAPED) !== 0, out);
-      else if (kind === NUMBER) numberText(b, start, end, out, false);
-      else if (kind === OBJECT || kind === ARRAY) {
-        if (!json(b, tape, v, out)) return false;
-      } else out.copy(b, start, end); // true, false, null
-    }
-    store.end();
-    return true;
-  }
-
-  /** The value entry of the last member `key` of the object at entry e; -1 for none, -2 when a key is escaped. */
-  private member(b: Uint8Array, e: number, key: Uint8Array): number {
-    const tape = this.tape.tape;
-    const last = tape[e + NEXT]!;
-    let found = -1;
-    for (let k = e + 4; k < last; k = tape[k + 4 + NEXT]!) {
-      if (tape[k] !== KEY) return -2;
-      const start = tape[k + START]!;
-      if (tape[k + END]! - start !== key.length) continue;
-      let i = 0;
-      while (i < key.length && key[i] === b[start + i]) i++;
-      if (i === key.length) found = k + 4;
-    }
-    return found;
   }
 }

@@ -13,7 +13,7 @@
  */
 import type { ColumnType } from '../columns.js';
 import type { Cell } from '../flatten.js';
-import { TextOut } from './parquet-json-text.js';
+import { TextOut } from './tape-text.js';
 
 const FIRST_CAPACITY = 256;
 

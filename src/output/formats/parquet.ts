@@ -24,6 +24,7 @@ import type { Sink } from '../sink.js';
 import { COLUMN_FIELDS, rowGroupOf } from './parquet-meta.js';
 import { pageBytes } from '../page-bytes.js';
 import { columnStore } from './parquet-columns.js';
+import type { ParquetFooter } from './parquet-footer.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -80,7 +81,7 @@ type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Ar
  * waits for the sink, which is how backpressure reaches the encoder.
  */
 async function sinkWriter(sink: Sink): Promise<SinkWriter> {
-  const { ByteWriter } = await import('hyparquet-writer');
+  const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
   const CHUNK = 1024 * 1024;
   const pending: Uint8Array[] = [];
   const writer = new ByteWriter(CHUNK * 2);
@@ -149,13 +150,26 @@ export interface RowGroupEncoder {
     | undefined;
   readonly rows: number;
   /** The buffered rows as one row group (its bytes in `spare` when they fit); undefined when there are none. */
-  flush(spare?: ArrayBuffer): EncodedPage | undefined;
+  flush(spare?: ArrayBufferLike): EncodedPage | undefined;
+}
+
+/**
+ * Detaches a buffer of no size, before any code of the writer is compiled.
+ * Snappy's WebAssembly memory grows with the first big page, which detaches
+ * its old buffer; in a thread, the first detach throws away every function
+ * V8 compiled assuming none would happen (parallel/shared.ts), and a convert
+ * worker compiled ~40 of them twice. After this one, later detaches cost
+ * nothing more.
+ */
+function detachOnce(): void {
+  const buffer = new ArrayBuffer(0);
+  structuredClone(buffer, { transfer: [buffer] });
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
   const [{ ByteWriter }, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] =
     await Promise.all([
-      import('hyparquet-writer'),
+      import('hyparquet-writer/src/bytewriter.js'),
       import('hysnappy'),
       import('./parquet-pages.js'),
       import('./parquet-bytes.js'),
@@ -163,6 +177,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
   // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
   const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
+  detachOnce();
   const columns = spec.columns;
   const schema = schemaOf(columns);
   const plans = columns.map((c, i) => ({
@@ -225,27 +240,33 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
 }
 
 export async function createParquetWriter(ctx: WriterContext): Promise<FormatWriter> {
-  const [{ ByteWriter }, { ParquetFooter }] = await Promise.all([
-    import('hyparquet-writer'),
-    import('./parquet-footer.js'),
-  ]);
+  // The footer's module (hyparquet-writer's metadata, which loads hyparquet,
+  // ~35 ms) is loaded while the first row groups are made: the writer, which
+  // convert's workers wait for, needs only the ByteWriter.
+  const footerModule = import('./parquet-footer.js');
+  footerModule.catch(() => undefined); // awaited with the first row group
+  const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
   const spec = encoderSpec(ctx, 'parquet');
   const names = parquetNames(ctx.columns);
   const writer = await sinkWriter(ctx.sink);
   writer.appendUint32(PAR1);
   const schema = schemaOf(ctx.columns);
   const leaves = schema.slice(1);
-  const footer = new ParquetFooter({
-    ByteWriter,
-    schema,
-    createdBy: 'news CLI (hyparquet-writer)',
-    kvMetadata: [
-      {
-        key: 'news.columns',
-        value: JSON.stringify(ctx.columns.map((c, i) => ({ name: names[i], path: c.name }))),
-      },
-    ],
-  });
+  let footer: ParquetFooter | undefined;
+  const footerOf = async (): Promise<ParquetFooter> => {
+    footer ??= new (await footerModule).ParquetFooter({
+      ByteWriter,
+      schema,
+      createdBy: 'news CLI (hyparquet-writer)',
+      kvMetadata: [
+        {
+          key: 'news.columns',
+          value: JSON.stringify(ctx.columns.map((c, i) => ({ name: names[i], path: c.name }))),
+        },
+      ],
+    });
+    return footer;
+  };
   // Made with the first page of records: when convert's workers encode every
   // row group, this thread never loads the encoder (hysnappy's WebAssembly).
   let encoder: RowGroupEncoder | undefined;
@@ -258,7 +279,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     misfits += meta.misfits;
     const { rowGroup, indexes } = rowGroupOf(meta, writer.offset, leaves);
     writer.passBytes(page.bytes);
-    footer.add(rowGroup, indexes);
+    (await footerOf()).add(rowGroup, indexes);
     await writer.flush?.();
   };
 
@@ -278,7 +299,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     },
     async finish() {
       await append(encoder?.flush());
-      footer.write(writer);
+      (await footerOf()).write(writer);
       await writer.finish?.();
       if (misfits > 0) {
         ctx.warn(

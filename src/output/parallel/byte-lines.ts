@@ -12,7 +12,7 @@
  * The caller checks first that the chunk is valid UTF-8: a chunk that is not
  * goes through the text path whole (TextDecoder's replacement characters).
  */
-import { indexOf } from '../formats/parquet-tape.js';
+import { indexOf } from '../formats/json-tape.js';
 import { LineReader } from '../line-reader.js';
 import type { LineMode } from '../line-reader.js';
 import type { ApiRecord } from '../types.js';

@@ -20,23 +20,25 @@ export interface LineChunk {
 /**
  * Buffers for chunks, used again once a worker gives them back: 1.3 GB of
  * input through fresh buffers kept ~60 MB of garbage ArrayBuffers waiting
- * for the main thread's GC.
+ * for the main thread's GC. They are shared memory (parallel/shared.ts):
+ * a worker reads its chunk where it is, nothing is transferred.
  */
 export class ChunkBuffers {
-  private readonly free: ArrayBuffer[] = [];
+  private readonly free: SharedArrayBuffer[] = [];
 
   take(size: number): Buffer {
     const i = this.free.findIndex((b) => b.byteLength >= size);
-    if (i < 0) return Buffer.from(new ArrayBuffer(Math.ceil(size * 1.25)), 0, size);
+    if (i < 0) return Buffer.from(new SharedArrayBuffer(Math.ceil(size * 1.25)), 0, size);
     return Buffer.from(this.free.splice(i, 1)[0]!, 0, size);
   }
 
   give(bytes: Uint8Array): void {
-    if (this.free.length < 16) this.free.push(bytes.buffer as ArrayBuffer);
+    const { buffer } = bytes;
+    if (buffer instanceof SharedArrayBuffer && this.free.length < 16) this.free.push(buffer);
   }
 }
 
-/** The parts in one buffer of its own (never Node's shared pool: chunks are transferred). */
+/** The parts in one buffer of its own (never Node's pool: the buffer goes to a worker). */
 function join(parts: readonly Buffer[], total: number, buffers: ChunkBuffers | undefined): Buffer {
   const out = buffers?.take(total) ?? Buffer.allocUnsafeSlow(total);
   let at = 0;

@@ -11,6 +11,7 @@ import type { EncoderSpec } from '../format-writer.js';
 import type { LineMode } from '../line-reader.js';
 import type { FormatName } from '../types.js';
 import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';
+import { transferList } from './shared.js';
 
 interface Waiting {
   resolve(result: ChunkResult): void;
@@ -69,26 +70,24 @@ export class WorkerPool {
   }
 
   /** Tells every worker how to encode; before the first `run`. */
-  setup(spec: EncoderSpec): void {
-    const setup: WorkerSetup = { spec };
+  setup(spec: EncoderSpec, byteLines: boolean): void {
+    const setup: WorkerSetup = { spec, byteLines };
     for (const worker of this.workers) worker.postMessage(setup);
   }
 
   /**
-   * Parses and encodes `bytes` on a worker. The bytes are transferred (the
-   * caller's view is emptied) and come back as the result's `input`; they
-   * must be the whole of their ArrayBuffer. `spare`, a page buffer the
-   * writer is done with, is transferred too, for the result's bytes.
+   * Parses and encodes `bytes` on a worker; they come back as the result's
+   * `input`, and must not be used until then (shared memory: the worker
+   * reads them where they are; any other buffer is transferred). `spare`, a
+   * page buffer the writer is done with, goes too, for the result's bytes.
    */
-  run(bytes: Uint8Array, mode: LineMode, spare?: ArrayBuffer): Promise<ChunkResult> {
+  run(bytes: Uint8Array, mode: LineMode, spare?: ArrayBufferLike): Promise<ChunkResult> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
     const task: ChunkTask = { id, bytes, mode, spare };
-    const transfer = [bytes.buffer as ArrayBuffer];
-    if (spare !== undefined) transfer.push(spare);
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.workers[id % this.workers.length]!.postMessage(task, transfer);
+      this.workers[id % this.workers.length]!.postMessage(task, transferList(bytes.buffer, spare));
     });
   }
 

@@ -15,20 +15,21 @@ export interface WorkerHint {
  */
 export interface WorkerSetup {
   readonly spec: EncoderSpec;
+  /** The text formats' byte writers are worth their compiling (page-encoders.ts, `loadChunkEncoder`). */
+  readonly byteLines: boolean;
 }
 
 /**
- * Parse these lines, read in `mode`, and encode their records. `bytes` is
- * transferred to the worker and comes back with the result (the main thread
- * may need it again, and a buffer freed by the thread that allocated it
- * fragments memory less).
+ * Parse these lines, read in `mode`, and encode their records. `bytes` (in
+ * shared memory, parallel/shared.ts) comes back with the result: the main
+ * thread may need it again, and uses it again for a later chunk.
  */
 export interface ChunkTask {
   readonly id: number;
   readonly bytes: Uint8Array;
   readonly mode: LineMode;
-  /** A page buffer already written, for the result's bytes when it is big enough (transferred). */
-  readonly spare?: ArrayBuffer | undefined;
+  /** A page buffer already written, for the result's bytes when it is big enough. */
+  readonly spare?: ArrayBufferLike | undefined;
 }
 
 export type ChunkResult = { readonly input: Uint8Array } & (

@@ -16,6 +16,8 @@
  * chunk holds no control character but line ends (`chunk` checks): then
  * none can be inside a string.
  */
+import { hasControl } from './control-bytes.js';
+
 export const OBJECT = 1;
 export const ARRAY = 2;
 export const STRING = 3;
@@ -29,9 +31,14 @@ export const KIND = 15;
 export const ESCAPED = 16;
 /**
  * On OBJECT and ARRAY: JSON.stringify would not give these bytes back as
- * they are: whitespace, an escape, a number in another form than its own
- * (1.0, 1e3, -0), or a key that is an array index (parsed objects list those
- * first). Keys alike in one object are not looked for here.
+ * they are: whitespace, an escape it would write otherwise, a number in
+ * another form than its own (1.0, 1e3, -0), or a key that is an array index
+ * (parsed objects list those first). Keys alike in one object are not looked
+ * for here. On STRING and KEY: an escape JSON.stringify would write
+ * otherwise (`\/`, `\u0041`, `\u001F`: its own are `\"`, `\\`, `\b`,
+ * `\f`, `\n`, `\r`, `\t` and `\u00xx`, lower case, for the other control
+ * characters), so that a string with only its own escapes is copied as it
+ * is (API text: every body holds `\n`).
  */
 export const IRREGULAR = 32;
 
@@ -63,52 +70,25 @@ function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
+function lowerHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
 }
-
-/** True when one of the four bytes at `at` is a control character other than a line end. */
-function controlAt(bytes: Uint8Array, at: number): boolean {
-  for (let j = at; j < at + 4; j++) if (bytes[j]! < 0x20 && bytes[j] !== 0x0a) return true;
-  return false;
-}
-
-const BELOW_SPACE = 0x20202020;
-const HIGH_BITS = 0x80808080;
 
 /**
- * True when `bytes` hold a control character other than a line end. Four
- * words (16 bytes) at a time: a word w has a byte below 0x20 when
- * (w - 0x20202020) & ~w has a high bit set; only then are its bytes looked
- * at (line ends, mostly). ~0.27 ms for 2 MB, against 0.6 ms for one memchr
- * per control character.
+ * True when `\uXXXX` at b[i] is how JSON.stringify writes its character: a
+ * control character other than \b, \f, \n, \r and \t, in lower case.
  */
-function hasControl(bytes: Uint8Array): boolean {
-  const n = bytes.length;
-  let i = 0;
-  if (bytes.byteOffset % 4 === 0) {
-    const words = new Int32Array(bytes.buffer, bytes.byteOffset, n >> 2);
-    const count = words.length & ~3;
-    for (let k = 0; k < count; k += 4) {
-      const a = words[k]!;
-      const b = words[k + 1]!;
-      const c = words[k + 2]!;
-      const d = words[k + 3]!;
-      const low =
-        ((a - BELOW_SPACE) & ~a) |
-        ((b - BELOW_SPACE) & ~b) |
-        ((c - BELOW_SPACE) & ~c) |
-        ((d - BELOW_SPACE) & ~d);
-      if ((low & HIGH_BITS) !== 0) {
-        const at = k * 4;
-        if (controlAt(bytes, at) || controlAt(bytes, at + 4)) return true;
-        if (controlAt(bytes, at + 8) || controlAt(bytes, at + 12)) return true;
-      }
-    }
-    i = count * 4;
-  }
-  for (; i < n; i++) if (bytes[i]! < 0x20 && bytes[i] !== 0x0a) return true;
-  return false;
+function ownUnicodeEscape(b: Uint8Array, i: number): boolean {
+  if (b[i + 2] !== 0x30 || b[i + 3] !== 0x30) return false;
+  const high = b[i + 4]!;
+  const low = b[i + 5]!;
+  if ((high !== 0x30 && high !== 0x31) || !lowerHex(low)) return false;
+  const code = (high - 0x30) * 16 + (low <= 0x39 ? low - 0x30 : low - 0x57);
+  return code !== 8 && code !== 9 && code !== 10 && code !== 12 && code !== 13;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
 export class JsonTape {
@@ -200,21 +180,34 @@ export class JsonTape {
     return -1;
   }
 
-  /** The escape at b[i] (a backslash): its length, or -1 when JSON has no such escape. */
+  /**
+   * The escape at b[i] (a backslash): its length, or -1 when JSON has no
+   * such escape; counts it in `respelled` when JSON.stringify writes it
+   * otherwise (IRREGULAR).
+   */
   private escape(i: number): number {
     const b = this.bytes;
     const e = b[i + 1]!;
     if (e === 0x75) {
-      return isHex(b[i + 2]!) && isHex(b[i + 3]!) && isHex(b[i + 4]!) && isHex(b[i + 5]!) ? 6 : -1;
+      if (!(isHex(b[i + 2]!) && isHex(b[i + 3]!) && isHex(b[i + 4]!) && isHex(b[i + 5]!))) {
+        return -1;
+      }
+      if (!ownUnicodeEscape(b, i)) this.respelled++;
+      return 6;
     }
+    if (e === 0x2f) this.respelled++; // `\/`: JSON.stringify writes `/`
     return e < 128 && SIMPLE_ESCAPE[e] === 1 ? 2 : -1;
   }
+
+  /** Escapes JSON.stringify would write otherwise, in the string being scanned. */
+  private respelled = 0;
 
   /** A string at the quote `at`: an entry for its contents (between the quotes). */
   private string(at: number, kind: number): number {
     const b = this.bytes;
     let i = at + 1;
     let flags = 0;
+    this.respelled = 0;
     if (this.clean) {
       // A short string (a key, a word) ends before memchr would pay for its call.
       const stop = Math.min(i + 16, this.lineEnd);
@@ -262,7 +255,10 @@ export class JsonTape {
         i++;
       }
     }
-    if (flags !== 0) this.irregular++;
+    if (this.respelled !== 0) {
+      flags |= IRREGULAR;
+      this.irregular++;
+    }
     this.entry(kind | flags, at + 1, i);
     return i + 1;
   }
@@ -278,7 +274,7 @@ export class JsonTape {
     else return -1;
     let digits = i - first;
     // As JSON.stringify writes it: at most 15 significant digits, not -0,
-    // no trailing zero after the point, nothing below 1e-6 (see parquet-json-text.ts).
+    // no trailing zero after the point, nothing below 1e-6 (see tape-text.ts).
     let own = digits <= 15 && !(b[at] === 0x2d && digits === 1 && b[first] === 0x30);
     if (b[i] === 0x2e) {
       i++;

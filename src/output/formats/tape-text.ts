@@ -1,5 +1,5 @@
 /**
- * Text made from a tape's bytes (parquet-tape.ts) exactly as the record path
+ * Text made from a tape's bytes (json-tape.ts) exactly as the record path
  * makes it from the parsed value: a string's text (`unescape`, what
  * JSON.parse gives, as TextEncoder then writes it), and a value as
  * JSON.stringify writes it (`json`). Where JSON.stringify would not give the
@@ -24,7 +24,8 @@ import {
   STRING,
   TRUE,
   indexOf,
-} from './parquet-tape.js';
+} from './json-tape.js';
+import { hasKeysAlike, isIndexKey, keysAlike } from './json-keys.js';
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
@@ -249,7 +250,7 @@ export function simpleNumber(b: Uint8Array, start: number, end: number): number 
  * that give the same double are these), no trailing zero after a point, not
  * below 1e-6 (written with an exponent), and not -0.
  */
-function canonicalNumber(b: Uint8Array, start: number, end: number): boolean {
+export function canonicalNumber(b: Uint8Array, start: number, end: number): boolean {
   let i = start;
   if (b[i] === 0x2d) i++;
   const intStart = i;
@@ -302,40 +303,16 @@ export function stringText(
   out.length = unescapeInto(b, start, end, out.bytes, out.length);
 }
 
-/** A key that JSON.parse would order first: an array index (0 to 2^32 - 2, no leading zero). */
-function isIndexKey(b: Uint8Array, start: number, end: number): boolean {
-  const length = end - start;
-  if (length === 0 || length > 10) return false;
-  if (b[start] === 0x30) return length === 1;
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const c = b[i]!;
-    if (c < 0x30 || c > 0x39) return false;
-    n = n * 10 + (c - 0x30);
-  }
-  return n < 4294967295;
-}
-
-function sameKey(b: Uint8Array, tape: Int32Array, k1: number, k2: number): boolean {
-  const s1 = tape[k1 + START]!;
-  const s2 = tape[k2 + START]!;
-  const length = tape[k1 + END]! - s1;
-  if (tape[k2 + END]! - s2 !== length) return false;
-  for (let i = 0; i < length; i++) if (b[s1 + i] !== b[s2 + i]) return false;
-  return true;
-}
-
-/** True when an object in the container at entry e has two keys alike. */
-function hasKeysAlike(b: Uint8Array, tape: Int32Array, e: number): boolean {
-  const last = tape[e + NEXT]!;
-  for (let x = e; x < last; x += 4) {
-    if ((tape[x]! & KIND) !== OBJECT) continue;
-    const members = tape[x + NEXT]!;
-    for (let k = x + 4; k < members; k = tape[k + 4 + NEXT]!) {
-      for (let p = x + 4; p < k; p = tape[p + 4 + NEXT]!) if (sameKey(b, tape, p, k)) return true;
-    }
-  }
-  return false;
+/**
+ * True when entry e is an object or array that JSON.stringify would write
+ * as the very bytes it has (json() copies them): nothing IRREGULAR in it, no
+ * object with two keys alike.
+ */
+export function asIs(b: Uint8Array, tape: Int32Array, e: number): boolean {
+  const kind = tape[e]! & KIND;
+  return (
+    (kind === OBJECT || kind === ARRAY) && (tape[e]! & IRREGULAR) === 0 && !hasKeysAlike(b, tape, e)
+  );
 }
 
 /** Entry e of `tape` as JSON.stringify writes the parsed value; false when not checked (see above). */
@@ -351,7 +328,8 @@ export function json(b: Uint8Array, tape: Int32Array, e: number, out: TextOut): 
   }
   switch (kind) {
     case STRING:
-      quoted(b, start, end, (tape[e]! & ESCAPED) !== 0, out);
+      // Only escapes JSON.stringify writes itself: the bytes as they are.
+      quoted(b, start, end, (tape[e]! & IRREGULAR) !== 0, out);
       return true;
     case NUMBER:
       numberText(b, start, end, out, true);
@@ -372,15 +350,14 @@ export function json(b: Uint8Array, tape: Int32Array, e: number, out: TextOut): 
       return true;
     }
     case OBJECT: {
+      if (keysAlike(b, tape, e)) return false;
       out.byte(0x7b);
       const last = tape[e + NEXT]!;
       for (let k = e + 4; k < last; k = tape[k + 4 + NEXT]!) {
-        if (tape[k]! !== KEY) return false; // escaped
+        if ((tape[k]! & ~ESCAPED) !== KEY) return false; // an escape written otherwise
         const ks = tape[k + START]!;
         const ke = tape[k + END]!;
         if (isIndexKey(b, ks, ke)) return false;
-        for (let p = e + 4; p < k; p = tape[p + 4 + NEXT]!)
-          if (sameKey(b, tape, p, k)) return false;
         if (k > e + 4) out.byte(0x2c);
         out.byte(QUOTE);
         out.copy(b, ks, ke);
