@@ -289,7 +289,10 @@ describe('news webhooks listen', () => {
   it('usage errors (exit 2) before listening', async () => {
     const cases: [string[], RegExp][] = [
       [[], /signing secret is required/],
-      [['--secret', SECRET, '-f', 'xlsx'], /not a streaming format/],
+      [
+        ['--secret', SECRET, '-f', 'xlsx'],
+        /listen does not write xlsx\nhint: -f takes jsonl, ndjson, csv, tsv/,
+      ],
       [['--secret', SECRET, '--language-code', 'en'], /filter flags need --mock/],
       [['--secret', SECRET, '--forward-to', 'nope'], /--forward-to must be an http/],
       [['--secret', SECRET, '--port', '70000'], /--port must be a whole number/],

@@ -160,7 +160,7 @@ describe('the packed package, installed globally (issue 32)', () => {
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) {
       expect(pkg.scripts[script], script).toBeUndefined();
     }
-    expect(existsSync(join(installed, 'dist', 'bundle', 'main.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist', 'bundle', 'start.cjs'))).toBe(true);
   });
 
   it('a fresh clone still builds on npm ci (the root-only postprepare), npm pack on prepack', () => {

@@ -183,11 +183,20 @@ describe('S3SpooledSink', () => {
     const env = { ...process.env, ...s3.store.env, TMPDIR: dir };
     const child = spawnCollecting(process.execPath, args, env);
     const mine = () => readdirSync(dir).filter((n) => n.startsWith('news-upload-'));
-    for (let i = 0; i < 400 && mine().length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
+    // Killed once several partitions are open (all in one folder): a fixed
+    // wait raced the run's own end on a quick machine.
+    const spooled = () => {
+      const [folder] = mine();
+      if (folder === undefined) return 0;
+      try {
+        return readdirSync(join(dir, folder)).length;
+      } catch {
+        return 0;
+      }
+    };
+    for (let i = 0; i < 4000 && spooled() < 2; i++) {
+      await new Promise((r) => setTimeout(r, 2));
     }
-    // Several partitions are open by now: all in one folder.
-    await new Promise((r) => setTimeout(r, 300));
     child.child.kill('SIGKILL');
     await child.exit;
     expect(mine()).toHaveLength(1);

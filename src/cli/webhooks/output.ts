@@ -33,7 +33,7 @@ export interface RecordStream {
   close(): Promise<void>;
 }
 
-/** Picks and checks the format before the receiver starts, so a bad -f fails at once (exit 2). */
+/** Picks the format before the receiver starts, so a bad -o name fails at once (exit 2). */
 export async function streamingFormat(runtime: Runtime): Promise<FormatName> {
   const { format, output } = runtime.settings;
   let chosen: FormatName | undefined = format;
@@ -46,15 +46,8 @@ export async function streamingFormat(runtime: Runtime): Promise<FormatName> {
       });
     }
   }
+  // Any other format was refused before this (CommandSpec.formats, checked by program.ts).
   chosen ??= 'jsonl';
-  if (!STREAMING_FORMATS.includes(chosen)) {
-    throw new UsageError(
-      `${chosen} is not a streaming format: listen writes records as they arrive`,
-      {
-        hint: `use ${STREAMING_FORMATS.join(', ')}; convert afterwards with \`news convert\``,
-      },
-    );
-  }
   return chosen;
 }
 
