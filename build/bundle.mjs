@@ -66,7 +66,12 @@ const dependenciesOutside = {
   name: 'dependencies-outside',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      BUNDLED.test(args.path) || args.path.startsWith('node:') ? undefined : { external: true },
+      BUNDLED.test(args.path) ||
+      args.path.startsWith('node:') ||
+      // what a bundled package imports is bundled with it
+      /[\\/]node_modules[\\/]/.test(args.importer)
+        ? undefined
+        : { external: true },
     );
   },
 };
