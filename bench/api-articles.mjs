@@ -37,12 +37,14 @@ async function generator(seed) {
   return (i) => live.make(FIRST_ID + i, new Date(FIRST_MS + i * 60_000));
 }
 
-/** The path of the corpus of `n` articles for `seed`, written once (bench/out/ is git-ignored). */
-export async function apiArticles(n, seed = 7) {
-  mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, `api-${seed}-${n}.jsonl`);
+/**
+ * `n` records of `make(i)` as JSON Lines at `path`, unless it is there
+ * already: written beside it and renamed, so a run stopped midway leaves no
+ * corpus that looks whole.
+ */
+export async function writeCorpus(path, n, make) {
   if (existsSync(path)) return path;
-  const make = await generator(seed);
+  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp`;
   const out = createWriteStream(tmp, { highWaterMark: 1 << 20 });
   let chunk = '';
@@ -57,6 +59,13 @@ export async function apiArticles(n, seed = 7) {
   await once(out, 'finish');
   renameSync(tmp, path);
   return path;
+}
+
+/** The path of the corpus of `n` articles for `seed`, written once (bench/out/ is git-ignored). */
+export async function apiArticles(n, seed = 7) {
+  const path = join(outDir, `api-${seed}-${n}.jsonl`);
+  if (existsSync(path)) return path;
+  return writeCorpus(path, n, await generator(seed));
 }
 
 /** Every path to a scalar in `v`, with the scalar's type (array items under `[]`). */

@@ -31,12 +31,11 @@
 // issue's ratio table (each format's time over DuckDB's, as the median of the
 // rounds' ratios and as the ratio of the medians). Exits 1 when a budget or
 // goal is missed.
-import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiArticles } from './api-articles.mjs';
+import { apiArticles, writeCorpus } from './api-articles.mjs';
 import { jqFilter, runOnce } from './export-run.mjs';
 import { median } from './lib.mjs';
 
@@ -84,23 +83,8 @@ function arg(name, fallback) {
 }
 
 async function syntheticArticles(n) {
-  const path = join(outDir, `articles6k-${n}.jsonl`);
-  if (existsSync(path)) return path;
   const { article } = await import('./export-articles.mjs');
-  const tmp = `${path}.tmp`;
-  const out = createWriteStream(tmp, { highWaterMark: 1 << 20 });
-  let chunk = '';
-  for (let i = 0; i < n; i++) {
-    chunk += `${JSON.stringify(article(i))}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await once(out, 'drain');
-      chunk = '';
-    }
-  }
-  out.end(chunk);
-  await once(out, 'finish');
-  renameSync(tmp, path);
-  return path;
+  return writeCorpus(join(outDir, `articles6k-${n}.jsonl`), n, article);
 }
 
 function tools(formats, baseline, { compare, jq }) {
