@@ -1,5 +1,6 @@
 /** Reading request bodies and writing JSON answers, with the limits the mock enforces. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { MockHttpError } from './error-envelope.js';
 
 /** API bodies are filter sets: 1 MiB is generous. */
@@ -75,4 +76,26 @@ export function writeJson(
     'content-length': String(bytes.length),
   });
   res.end(bytes);
+}
+
+/**
+ * A JSON answer written on a raw socket, which then closes: for requests
+ * that never become an IncomingMessage (unreadable HTTP, a refused upgrade).
+ */
+export function endRaw(
+  socket: Duplex,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): void {
+  const all: Record<string, string> = {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  const head = Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n${body}`);
 }

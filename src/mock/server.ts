@@ -17,7 +17,7 @@ import { corsHeaders } from './cors.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { MockHttpError, errorEnvelope } from './error-envelope.js';
 import type { Article } from './fixtures/article-types.js';
-import { readBody } from './http-io.js';
+import { endRaw, readBody } from './http-io.js';
 import { WEBSOCKET_MESSAGE } from './news-routes.js';
 import { type MockRequest, handleRequest } from './pipeline.js';
 import { ANONYMOUS_RATE_LIMIT, rateLimitHeaders } from './rate-limit.js';
@@ -127,20 +127,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       ),
     );
     // The headers every answer carries, as far as an unreadable request allows.
-    const headers: Record<string, string> = {
-      ...corsHeaders(),
-      'x-request-id': requestId,
-      'x-service-mode': 'live',
-      ...rateLimitHeaders(app.limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)),
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-      connection: 'close',
-    };
-    const head = Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.end(
-      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${head}\r\n${body}`,
+    endRaw(
+      socket,
+      status,
+      {
+        ...corsHeaders(),
+        'x-request-id': requestId,
+        'x-service-mode': 'live',
+        ...rateLimitHeaders(app.limiter.peek('anonymous', ANONYMOUS_RATE_LIMIT)),
+      },
+      body,
     );
   });
 

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { STREAM_PROTOCOL } from '../params/stream-params.js';
 import { MockHttpError, errorEnvelope } from './error-envelope.js';
 import { TooManyRequests } from './faults.js';
+import { endRaw } from './http-io.js';
 
 /** Where the WebSocket stream lives. */
 export const WS_PATH = STREAM_PROTOCOL.wsPath;
@@ -26,30 +27,18 @@ export function reject(
       ? error
       : new MockHttpError(500, undefined, 'Internal mock server error.');
   const body = JSON.stringify(errorEnvelope(known, requestId, now));
-  const all: Record<string, string> = {
-    'x-request-id': requestId,
-    ...headers,
-    ...(known instanceof TooManyRequests ? { 'retry-after': String(known.retryAfterSeconds) } : {}),
-    ...(known.code === 'ER0360' ? { 'retry-after': '1' } : {}),
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    connection: 'close',
-  };
-  const head = Object.entries(all)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const reason = STATUS_TEXT[known.status] ?? 'Error';
   log?.(`GET ${WS_PATH} ${known.status} websocket ${requestId}`);
-  socket.end(`HTTP/1.1 ${known.status} ${reason}\r\n${head}\r\n${body}`);
+  endRaw(
+    socket,
+    known.status,
+    {
+      'x-request-id': requestId,
+      ...headers,
+      ...(known instanceof TooManyRequests
+        ? { 'retry-after': String(known.retryAfterSeconds) }
+        : {}),
+      ...(known.code === 'ER0360' ? { 'retry-after': '1' } : {}),
+    },
+    body,
+  );
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  403: 'Forbidden',
-  404: 'Not Found',
-  426: 'Upgrade Required',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
