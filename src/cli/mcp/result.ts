@@ -7,6 +7,7 @@
 import { ApiError, UsageError } from '../../api/errors.js';
 import { redactDeep } from '../../api/redact.js';
 import type { ApiRecord } from '../../output/types.js';
+import { searchParamByFlag } from '../../params/registry.js';
 import { describeFailure } from '../exit-codes.js';
 import type { ParsedCall } from './arguments.js';
 import type { CallTap } from './guarded-client.js';
@@ -120,6 +121,21 @@ export function success(
   ) as ToolResult;
 }
 
+/**
+ * The CLI's words in an agent's terms: a parameter's flag (`--published-at-start`)
+ * becomes its API name, the argument a tool takes; the command that lists
+ * the query fields becomes the resource that does.
+ */
+export function inToolTerms(line: string): string {
+  return line
+    .replace(/--\*-([a-z]+)\b/g, '*.$1')
+    .replace(/--([a-z0-9]+(?:-[a-z0-9]+)*)/g, (flag, name: string) => {
+      const def = searchParamByFlag(name);
+      return def === undefined ? flag : def.name;
+    })
+    .replace('`news query fields` lists', 'the resource news://docs/fields lists');
+}
+
 /** A refusal or a failure as a tool error: the CLI's lines, and what a program reads in _meta. */
 export function failure(
   error: unknown,
@@ -136,7 +152,7 @@ export function failure(
   }
   return redactDeep(
     {
-      content: [{ type: 'text', text: lines.join('\n') }],
+      content: [{ type: 'text', text: lines.map(inToolTerms).join('\n') }],
       isError: true,
       _meta: { ...meta, ...(Object.keys(detail).length > 0 ? { error: detail } : {}) },
     },
