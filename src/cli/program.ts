@@ -1,12 +1,14 @@
 import { Argument, Command, type CommanderError, Option } from 'commander';
 import { UsageError } from '../api/errors.js';
 import { flagName } from '../params/registry.js';
-import type { CommandGroup, CommandInput, CommandSpec } from './command-spec.js';
+import type { CommandInput, CommandSpec } from './command-spec.js';
 import { annotate } from './completion/value-sources.js';
 import { type HelpContext, formatCommandHelp } from './help/format.js';
 import { closest, didYouMean } from './help/suggest.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime.js';
+import { META, examplesOf, groupOf, hidden } from './command-meta.js';
+import { addHelpCommand } from './help/help-command.js';
 import {
   DEFAULT_GLOBALS,
   GLOBAL_GROUP,
@@ -34,14 +36,6 @@ export interface LaunchOptions {
   /** The global options the command takes: settings read and check only these. */
   readonly globals: readonly GlobalName[];
 }
-
-/** What help needs to know about a command that commander does not keep. */
-interface Meta {
-  readonly spec?: CommandSpec;
-  readonly group?: CommandGroup;
-  readonly examples: readonly string[];
-}
-const META = new WeakMap<Command, Meta>();
 
 /** Commander with our "did you mean" (prefixes first) and a typo'd subcommand named as such. */
 class NewsCommand extends Command {
@@ -93,10 +87,6 @@ const excess = (Command.prototype as unknown as Record<string, unknown>)['_exces
   }
   excess.call(this, args);
 };
-
-function hidden(command: Command): boolean {
-  return (command as unknown as { _hidden?: boolean })._hidden === true;
-}
 
 /**
  * The options of `defs`, under "Global options:", with what completion offers
@@ -295,79 +285,12 @@ function buildCommand(
   }
 }
 
-/** `news help [COMMAND…|TOPIC]`: a command's help, or one of the topics (help/topics.ts). */
-function addHelpCommand(program: Command, writeOut: (s: string) => void): void {
-  const examples = ['news help search', 'news help people get', 'news help exit-codes'];
-  const help = program
-    .command('help')
-    .summary('help on a command, or a topic: exit-codes, environment, formats, query, commands')
-    .description(
-      'news help COMMAND [SUBCOMMAND] shows the same text as news COMMAND --help. Topics: exit-codes, environment (variables and config keys), formats (and their columns), query (the query language in brief), commands (every command, one line each).',
-    );
-  META.set(help, { group: 'tools', examples });
-  // `news help search --mock` reads as `news --mock help search`: the global
-  // options are taken and ignored, as `gh help` does, and not listed.
-  for (const def of GLOBAL_OPTIONS)
-    help.addOption(new Option(def.flags, def.description).hideHelp());
-  help.addArgument(
-    annotate(new Argument('[topic...]', 'a command (and subcommand), or a topic'), {
-      source: {
-        choices: [
-          ...program.commands
-            .filter((c) => !hidden(c))
-            .map((c): [string, string] => [c.name(), c.summary()]),
-          ...(['exit-codes', 'environment', 'formats', 'query', 'commands'] as const).map(
-            (t): [string, string] => [t, 'topic'],
-          ),
-        ],
-      },
-    }),
-  );
-  help.action(async (words: string[]) => {
-    if (words.length === 0) {
-      program.outputHelp();
-      return;
-    }
-    const { helpTopic, TOPICS } = await import('./help/topics.js');
-    const topic = words.length === 1 ? helpTopic(words[0] ?? '', program) : undefined;
-    if (topic !== undefined) {
-      writeOut(topic);
-      return;
-    }
-    let command: Command = program;
-    for (const word of words) {
-      const next = command.commands.find((c) => c.name() === word && !hidden(c));
-      if (!next) {
-        const names = [
-          ...command.commands.filter((c) => !hidden(c)).map((c) => c.name()),
-          ...(command === program ? TOPICS : []),
-        ];
-        const found = closest(word, names, 1);
-        throw new UsageError(`no command or help topic "${words.join(' ')}"`, {
-          hint: found.length > 0 ? `did you mean ${found[0]}?` : 'see news help commands',
-        });
-      }
-      command = next;
-    }
-    command.outputHelp();
-  });
-}
-
 /** `news --help` teaches the offline mock first: everything below works without a key. */
 const ROOT_EXAMPLES = [
   'news search --title "rate cut" --mock -f table',
   'news count --organization-name "Federal Reserve" --mock',
   'news people --name musk --limit 5 --mock',
 ];
-
-/** The examples of a command, for help and for the test that runs them all. */
-export function examplesOf(command: Command): readonly string[] {
-  return META.get(command)?.examples ?? [];
-}
-
-export function groupOf(command: Command): CommandGroup | undefined {
-  return META.get(command)?.group;
-}
 
 /**
  * The whole commander program, from the command list. Nothing heavy is imported here.
@@ -444,3 +367,5 @@ export function usageErrorFromCommander(error: CommanderError): UsageError {
       : 'see --help';
   return new UsageError(first ?? error.message, { hint });
 }
+
+export { examplesOf, groupOf };
