@@ -94,6 +94,30 @@ export async function makesExtras(json: ArticleJson, seed: number): Promise<Extr
   return extras;
 }
 
+/**
+ * The extras' indexes newest first (ties: the higher index, a later id).
+ * Ages are whole milliseconds, so age and index fit one double when the
+ * indexes take few enough bits: a native sort of those keys is ~2× quicker
+ * than a comparator's.
+ */
+export function newestFirst(ages: Float64Array): Int32Array {
+  const count = ages.length;
+  const top = 2 ** Math.max(1, Math.ceil(Math.log2(count + 1)));
+  let oldest = 0;
+  for (const age of ages) oldest = Math.max(oldest, age);
+  if (!Number.isSafeInteger(oldest * top + top) || !ages.every(Number.isInteger)) {
+    return Int32Array.from({ length: count }, (_, i) => i).sort(
+      (a, b) => (ages[a] as number) - (ages[b] as number) || b - a,
+    );
+  }
+  const keys = new Float64Array(count);
+  for (let i = 0; i < count; i++) keys[i] = (ages[i] as number) * top + (top - 1 - i);
+  keys.sort();
+  const order = new Int32Array(count);
+  for (let k = 0; k < count; k++) order[k] = top - 1 - ((keys[k] as number) % top);
+  return order;
+}
+
 export async function addExtras(
   table: ArticleTable,
   json: ArticleJson,
@@ -105,9 +129,7 @@ export async function addExtras(
   // Each extra's date is its random stream's first draw: all are dated before any is made.
   const ages = Float64Array.from({ length: count }, (_, i) => extras.age(i));
   // Newest first; ties by the higher id (a later index).
-  const order = Int32Array.from({ length: count }, (_, i) => i).sort(
-    (a, b) => (ages[a] as number) - (ages[b] as number) || b - a,
-  );
+  const order = newestFirst(ages);
   const shift = now.getTime() - REFERENCE_INSTANT;
   const published = Float64Array.from(
     order,
