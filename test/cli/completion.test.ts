@@ -2,10 +2,9 @@ import { search as searchSpec } from '../../src/cli/commands/search.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFile } from '../../src/cli/completion/engine.js';
 import { DEFAULT_GLOBALS, PAGING, globalsOf } from '../../src/cli/global-options.js';
 import { liveTree } from '../../src/cli/completion/in-process.js';
-import { configPath } from '../../src/cli/settings/config-file.js';
+import { configPath } from '../../src/cli/user-dirs.js';
 import { SHELLS, SHELL_FILES, completionScript } from '../../src/cli/completion/scripts.js';
 import { unpackTree } from '../../src/cli/completion/tree-file.js';
 import type { TreeCommand } from '../../src/cli/completion/types.js';
@@ -201,10 +200,9 @@ describe('news __complete', () => {
       'work',
       'home',
     ]);
-    // The Tab path restates configPath to stay light; both must name the same file.
-    for (const e of [{ XDG_CONFIG_HOME: config }, { HOME: '/home/x' }, {}]) {
-      expect(configFile(e)).toBe(configPath(e));
-    }
+    // The Tab path and the settings read one configPath (user-dirs.ts): the file above.
+    expect(configPath({ XDG_CONFIG_HOME: config })).toBe(join(config, 'news', 'config.json'));
+    expect(configPath({ HOME: '/home/x' })).toBe('/home/x/.config/news/config.json');
   });
 });
 

@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
-import { newsCacheDir } from '../cache-dir.js';
+import { newsCacheDir } from '../user-dirs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

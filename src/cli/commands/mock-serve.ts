@@ -127,7 +127,7 @@ export const mock: CommandSpec = {
             throw new UsageError(`--now must be an ISO 8601 date-time (got "${String(o['now'])}")`);
         }
         const { startMockServer } = await import('../../mock/server.js');
-        const { newsCacheDir } = await import('../cache-dir.js');
+        const { newsCacheDir } = await import('../user-dirs.js');
         const { join } = await import('node:path');
         const server = await startMockServer({
           // --articles N is made once and kept there (docs/MOCK.md, "The fixture store").

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { newsCacheDir } from '../cache-dir.js';
+import { newsCacheDir } from '../user-dirs.js';
 import type { Choice } from './types.js';
 
 /** Per key, the most recent first; older values fall off past this. */

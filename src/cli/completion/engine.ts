@@ -5,8 +5,7 @@
  * local: nothing here touches the network or loads the program.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { configPath } from '../user-dirs.js';
 import { cachedValues } from './cache.js';
 import {
   type Choice,
@@ -30,18 +29,9 @@ function findOption(command: TreeCommand, name: string): TreeOption | undefined 
   return command.options.find((o) => o.names.includes(name));
 }
 
-/**
- * config-file.ts's configPath, restated so the Tab path does not load the
- * config module and its error classes; a test checks the two agree.
- */
-export function configFile(env: Env): string {
-  const base = env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config');
-  return join(base, 'news', 'config.json');
-}
-
 function profileNames(env: Env): Choice[] {
   try {
-    const parsed = JSON.parse(readFileSync(configFile(env), 'utf8')) as { profiles?: unknown };
+    const parsed = JSON.parse(readFileSync(configPath(env), 'utf8')) as { profiles?: unknown };
     const profiles = parsed.profiles;
     if (typeof profiles !== 'object' || profiles === null) return [];
     return Object.keys(profiles).map((name) => [name, 'profile']);

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { didYouMean } from '../../output/closest-name.js';
 import { fileError } from '../../output/file-errors.js';
@@ -34,12 +33,6 @@ export interface LoadedConfig {
   readonly problems: readonly ConfigProblem[];
   /** The text is not JSON or not an object: nothing of it was usable. */
   readonly unreadable: boolean;
-}
-
-/** `$XDG_CONFIG_HOME/news/config.json`, else `~/.config/news/config.json`. */
-export function configPath(env: Readonly<Record<string, string | undefined>>): string {
-  const base = env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config');
-  return join(base, 'news', 'config.json');
 }
 
 /**

@@ -7,11 +7,11 @@ import {
   type ConfigFile,
   type Profile,
   configError,
-  configPath,
   describeProblem,
   isConfigKey,
   loadConfig,
 } from './config-file.js';
+import { configPath } from '../user-dirs.js';
 import type { CliIO } from '../context.js';
 import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
 import {
