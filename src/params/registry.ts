@@ -14,6 +14,9 @@ export function searchParam(name: string): ParamDef | undefined {
   return byName.get(name);
 }
 
+/** The service's page size when a request names none: `per_page`'s default in the table. */
+export const SERVICE_PER_PAGE = Number(byName.get('per_page')!.default);
+
 /** The search parameter behind a flag name (without the leading dashes). */
 export function searchParamByFlag(flag: string): ParamDef | undefined {
   return byFlag.get(flag);

@@ -1,4 +1,5 @@
 import type { RequestSpec } from '../../api/types.js';
+import { SERVICE_PER_PAGE } from '../../params/registry.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { UsageError } from '../../api/errors.js';
 import { type CronOptions, cronActive, cronFrom } from '../cron/options.js';
@@ -56,9 +57,6 @@ export interface ListHooks {
   /** `--facets-only`: export the response's facets instead of its records. */
   readonly facetsOnly?: boolean;
 }
-
-/** The service's page size when a request names none. */
-const SERVICE_PER_PAGE = 100;
 
 /**
  * Fetches a list (one page, `--all` pages, or up to `--limit` records) and exports it.

@@ -5,6 +5,7 @@
  * requests reserved, and taps what the call's result needs: the points it
  * spent and the pages it read (how many records, whether more remain).
  */
+import { SERVICE_PER_PAGE } from '../../params/registry.js';
 import { UsageError } from '../../api/errors.js';
 import type { NewsClient } from '../../api/index.js';
 import { countBody } from '../../api/page-pin.js';
@@ -13,9 +14,6 @@ import { OPEN_AFTER_PAGES } from '../../api/page-window.js';
 import type { ApiResponse, RequestOptions } from '../../api/types.js';
 import { PROMPT_POINTS, countable } from '../cron/budget.js';
 import { type PointsBudget, requestCost, responseCost } from './points.js';
-
-/** What the service pages by when the request names no per_page. */
-const SERVICE_PER_PAGE = 100;
 
 export interface PageSeen {
   readonly page: number;
