@@ -160,4 +160,14 @@ describe('news mcp --http --token', () => {
     expect(r.stderr).toMatch(/^error: .*--token/m);
     expect(r.stdout).toBe('');
   });
+
+  it('off loopback with no key either: the one usage error, no warning before it', async () => {
+    const r = await runToEnd(
+      process.execPath,
+      [BIN, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'],
+      serverEnv(),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --host 0\.0\.0\.0 .*--token.*\nhint: [^\n]*\n$/);
+  });
 });

@@ -4,7 +4,7 @@
  * Before any request reaches it: the Host and Origin headers must name the
  * bound address (DNS-rebinding protection; 403), and with a token, the
  * `Authorization: Bearer` header must carry it (401). Off loopback a token
- * is required (exit 2 before listening).
+ * is required (exposure.ts, checked before anything starts).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { UsageError } from '../../api/errors.js';
 import { listenError } from '../commands/mock-serve.js';
+import { LOOPBACK } from './exposure.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from './call.js';
 import { type Mirror, createMcpServer } from './server.js';
@@ -24,20 +24,7 @@ export interface HttpOptions {
   readonly token: string | undefined;
 }
 
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
-
-/** A `--host` off loopback without a token: refused before listening (exit 2). */
-export function checkExposure(options: HttpOptions): void {
-  if (options.token === undefined && !LOOPBACK.test(options.host)) {
-    throw new UsageError(
-      `--host ${options.host} is reachable from other machines: it needs --token (or NEWS_MCP_TOKEN)`,
-      {
-        hint: 'every request must then carry "Authorization: Bearer TOKEN"; or keep the default 127.0.0.1',
-      },
-    );
-  }
-}
 
 const bracket = (host: string) =>
   host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -90,7 +77,6 @@ export async function serveHttp(
   options: HttpOptions,
   mirror: Mirror,
 ): Promise<void> {
-  checkExposure(options);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   let hosts: Set<string> | undefined;
 

@@ -3,6 +3,7 @@
  * (the tools from the registry, the points budget, the export folder, the
  * client), then stdio until stdin ends or HTTP until Ctrl-C / SIGTERM.
  */
+import { checkExposure } from './exposure.js';
 import { UsageError } from '../../api/errors.js';
 import type { CommandInput, CommandSpec } from '../command-spec.js';
 import { Runtime } from '../runtime.js';
@@ -50,6 +51,8 @@ export async function serveMcp(
   const maxPoints = wholeNumber('--max-points', text(o, 'maxPoints'));
   const port = wholeNumber('--port', text(o, 'port'), 65535) ?? DEFAULT_PORT;
   const token = text(o, 'token') ?? (runtime.io.env['NEWS_MCP_TOKEN'] || undefined);
+  const host = text(o, 'host') ?? '127.0.0.1';
+  if (http) checkExposure(host, token);
   const exportDir = await openExportFolder(text(o, 'exportDir') ?? process.cwd());
   const { settings, report } = runtime;
   if (settings.apiKey === undefined && !settings.mock) {
@@ -84,7 +87,6 @@ export async function serveMcp(
   try {
     if (http) {
       const { serveHttp } = await import('./http.js');
-      const host = text(o, 'host') ?? '127.0.0.1';
       await serveHttp(session, runtime, { host, port, token }, mirror);
     } else {
       const { serveStdio } = await import('./stdio.js');
