@@ -202,9 +202,14 @@ export class ArticleTable {
     this.created.push(createdMs ?? published);
     this.language.push(this.dict.languages.code(a.language.toLowerCase()));
     this.source.push(this.dict.sources.code(a.source));
+    // The generator shares one byline, event and place object between its
+    // articles: coded by identity. Others' are new in every article: by key.
+    const shared = body.kind === BODY.extra || body.kind === BODY.published;
     const author = a.author;
     this.author.push(
-      this.dict.authors.codeFresh(author, () => ({ id: author.id, name: author.name })),
+      shared
+        ? this.dict.authors.code(author)
+        : this.dict.authors.codeFresh(author, () => ({ id: author.id, name: author.name })),
     );
     this.story.push(a.story.id);
     this.flags.push(
@@ -248,7 +253,9 @@ export class ArticleTable {
     this.list(this.industries, a.industries, (i) =>
       this.industryCode.push(this.dict.industries.code(i)),
     );
-    this.list(this.events, a.events, (e) => this.eventCode.push(this.dict.events.codeFresh(e)));
+    this.list(this.events, a.events, (e) =>
+      this.eventCode.push(shared ? this.dict.events.code(e) : this.dict.events.codeFresh(e)),
+    );
     this.list(this.entities, a.entities, (e) => {
       this.entityCode.push(this.entityCodeOf(e));
       this.entityFrequency.push(e.frequency);
@@ -257,7 +264,7 @@ export class ArticleTable {
     });
     const located = a.locations_mentioned.filter((l) => l.lat !== null && l.lng !== null);
     this.list(this.places, located, (l) => {
-      this.placeCode.push(this.dict.places.codeFresh(l));
+      this.placeCode.push(shared ? this.dict.places.code(l) : this.dict.places.codeFresh(l));
       const lower = l.name.toLowerCase();
       const entity = a.entities.find(
         (e) => e.type === 'location' && e.name.toLowerCase() === lower,
@@ -274,8 +281,9 @@ export class ArticleTable {
       this.imageWidth.push(m.width);
       this.imageHeight.push(m.height);
     });
-    this.words(this.titleWords, this.titleWord, a.title);
-    this.words(this.descriptionWords, this.descriptionWord, a.description);
+    const pieces = a.wordPieces;
+    this.words(this.titleWords, this.titleWord, a.title, pieces?.[0]);
+    this.words(this.descriptionWords, this.descriptionWord, a.description, pieces?.[1]);
     return row;
   }
 
@@ -314,9 +322,27 @@ export class ArticleTable {
     column.start.push(column.start.data[column.start.length - 1]! + items.length);
   }
 
-  private words(column: ListColumn, values: Grow<Int32Array>, text: string): void {
-    const tokens = tokenize(text);
-    for (const w of tokens) values.push(this.dict.words.code(w));
+  /** The words' codes of each piece of generated text (TableArticle.wordPieces), coded once. */
+  private readonly pieceCodes = new Map<string, Int32Array>();
+
+  private words(
+    column: ListColumn,
+    values: Grow<Int32Array>,
+    text: string,
+    pieces: readonly string[] | undefined,
+  ): void {
+    if (pieces === undefined) {
+      for (const w of tokenize(text)) values.push(this.dict.words.code(w));
+    } else {
+      for (const piece of pieces) {
+        let codes = this.pieceCodes.get(piece);
+        if (codes === undefined) {
+          codes = Int32Array.from(tokenize(piece), (w) => this.dict.words.code(w));
+          this.pieceCodes.set(piece, codes);
+        }
+        for (let i = 0; i < codes.length; i++) values.push(codes[i] as number);
+      }
+    }
     column.start.push(values.length);
   }
 
