@@ -126,10 +126,7 @@ export function appendTable(table: ArticleTable, part: ArticleTable): number[] {
     to.reserve(to.length + n);
     const dict = CODED_COLUMNS[name];
     if (dict === undefined) to.data.set(from.data.subarray(0, n), to.length);
-    else {
-      const codes = remap.get(dict) as Int32Array;
-      for (let i = 0; i < n; i++) to.data[to.length + i] = codes[from.data[i] as number] as number;
-    }
+    else translate(to.data as Int32Array, to.length, from.data as Int32Array, n, remap.get(dict)!);
     to.length += n;
   };
   for (const name of SCALAR_COLUMNS) copy(name, table[name], part[name]);
@@ -137,12 +134,23 @@ export function appendTable(table: ArticleTable, part: ArticleTable): number[] {
   for (const [list, values] of LIST_COLUMNS) {
     const to = table[list].start;
     const from = part[list].start;
+    const n = from.length - 1;
+    to.reserve(to.length + n);
+    // The part's offsets past the values already here.
     const base = to.data[to.length - 1] as number;
-    to.reserve(to.length + from.length - 1);
-    for (let r = 1; r < from.length; r++) to.data[to.length++] = base + (from.data[r] as number);
+    const out = to.data;
+    const offsets = from.data;
+    const at = to.length - 1;
+    for (let r = 1; r <= n; r++) out[at + r] = base + (offsets[r] as number);
+    to.length += n;
     for (const name of values) copy(name, table[name], part[name]);
   }
   return Array.from({ length: part.rows }, (_, i) => first + i);
+}
+
+/** out[at + i] = codes[from[i]] for i < n: a part's codes in the table's dictionary. */
+function translate(out: Int32Array, at: number, from: Int32Array, n: number, codes: Int32Array): void {
+  for (let i = 0; i < n; i++) out[at + i] = codes[from[i] as number] as number;
 }
 
 /**
