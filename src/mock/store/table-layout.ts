@@ -149,7 +149,13 @@ export function appendTable(table: ArticleTable, part: ArticleTable): number[] {
 }
 
 /** out[at + i] = codes[from[i]] for i < n: a part's codes in the table's dictionary. */
-function translate(out: Int32Array, at: number, from: Int32Array, n: number, codes: Int32Array): void {
+function translate(
+  out: Int32Array,
+  at: number,
+  from: Int32Array,
+  n: number,
+  codes: Int32Array,
+): void {
   for (let i = 0; i < n; i++) out[at + i] = codes[from[i] as number] as number;
 }
 
