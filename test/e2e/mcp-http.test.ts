@@ -2,7 +2,8 @@
  * `news mcp --http`: the SDK's client over Streamable HTTP, 20 tool calls at
  * once, and the guards in front of the transport: Host and Origin against
  * the bound address (403), the bearer token (401), a non-loopback host
- * without a token (exit 2), a clean stop on SIGTERM.
+ * without a token (exit 2), a session it does not hold (404), a clean stop
+ * on SIGTERM.
  */
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -125,6 +126,14 @@ describe('news mcp --http, with the mock', () => {
 
   it('answers 404 off /mcp', async () => {
     expect((await post(served.url.replace(/\/mcp$/, '/other'), {})).status).toBe(404);
+  });
+
+  it('answers 404 to a session it does not hold, so the client starts a new one', async () => {
+    const r = await post(served.url, { 'mcp-session-id': '5e7c0d55-0000-4000-8000-000000000000' });
+    expect(r.status).toBe(404);
+    expect(r.body).toMatch(/session not found/);
+    // The live session still works.
+    await expect(client.ping()).resolves.toEqual({});
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * MCP over Streamable HTTP at /mcp (`news mcp --http`), with the SDK's
- * transport, one server per session (the `Mcp-Session-Id` the SDK issues).
+ * transport, one server per session (the `Mcp-Session-Id` the SDK issues;
+ * sessions idle for 30 minutes are closed, http-sessions.ts).
  * Before any request reaches it: the Host and Origin headers must name the
  * bound address (DNS-rebinding protection; 403), and with a token, the
  * `Authorization: Bearer` header must carry it (401). Off loopback a token
@@ -16,6 +17,7 @@ import { listenError } from '../commands/mock-serve.js';
 import { LOOPBACK } from './exposure.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from './call.js';
+import { HttpSessions } from './http-sessions.js';
 import { type Mirror, createMcpServer } from './server.js';
 
 export interface HttpOptions {
@@ -77,7 +79,12 @@ export async function serveHttp(
   options: HttpOptions,
   mirror: Mirror,
 ): Promise<void> {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new HttpSessions<{ transport: StreamableHTTPServerTransport; server: Server }>(
+    async ({ transport, server }) => {
+      await transport.close();
+      await server.close();
+    },
+  );
   let hosts: Set<string> | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -86,14 +93,20 @@ export async function serveHttp(
     const refused = refusal(req, hosts, options.token);
     if (refused !== undefined) return reply(res, refused.status, refused.message, refused.headers);
     const id = req.headers['mcp-session-id'];
-    const known = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (known !== undefined) return known.transport.handleRequest(req, res);
+    if (typeof id === 'string') {
+      const known = sessions.get(id);
+      if (known === undefined) {
+        return reply(res, 404, 'session not found (ended, or idle too long): initialize a new one');
+      }
+      res.once('close', sessions.begin(id));
+      return known.transport.handleRequest(req, res);
+    }
     // No session yet: a new server, kept when the request initialised one.
     const server = createMcpServer(session, mirror);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server });
+        sessions.add(sid, { transport, server });
       },
     });
     transport.onclose = () => {
@@ -124,14 +137,17 @@ export async function serveHttp(
   runtime.report.notice(
     `MCP server ready${options.token === undefined ? '' : ' (bearer token required)'}; Ctrl-C stops it`,
   );
+  const sweeper = setInterval(() => {
+    void sessions.sweep().then((closed) => {
+      if (closed > 0) mirror('info', `closed ${closed} idle HTTP session(s)`);
+    });
+  }, 60_000).unref();
   await new Promise<void>((resolve) => {
     if (runtime.signal.aborted) return resolve();
     runtime.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  for (const { transport, server } of sessions.values()) {
-    await transport.close().catch(() => {});
-    await server.close().catch(() => {});
-  }
+  clearInterval(sweeper);
+  await sessions.closeAll();
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
 }
