@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Tiny shim: the compiled CLI handles arguments, signals and the exit code.
 // CommonJS (bin/package.json): a start from an ES module entry costs ~10 ms
-// more. Two answers skip loading the program, for speed: the version, and
-// shell completion (`news __complete …`, on every Tab) from the tree written
-// at build time.
+// more. Three answers skip loading the program, for speed: the version, shell
+// completion (`news __complete …`, on every Tab) from the tree written at
+// build time, and `news COMMAND… --help` from the help models written at
+// build time (src/cli/help/fast.ts: anything else after the names, or no
+// model, and the program answers).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -42,6 +44,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (argv[0] === '__complete') {
   if (!bundled('complete.cjs')?.completeFast(argv.slice(1))) start();
+} else if (argv.at(-1) === '--help' || argv.at(-1) === '-h') {
+  if (!bundled('help.cjs')?.helpFast(argv)) start();
 } else {
   start();
 }

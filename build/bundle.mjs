@@ -14,8 +14,9 @@
  * - start.cache and lazy.cache: the code caches, made by running a few
  *   commands (train-code-cache.mjs);
  * - convert-worker.js: news convert's worker threads;
- * - boot.cjs and complete.cjs: src/cli/boot/code-cache.ts and
- *   src/cli/completion/fast.ts, which bin/news.js requires.
+ * - boot.cjs, complete.cjs and help.cjs: src/cli/boot/code-cache.ts,
+ *   src/cli/completion/fast.ts and src/cli/help/fast.ts, which bin/news.js
+ *   requires.
  *
  * Modules find files beside them through import.meta.url (package.json, the
  * fixtures, the worker threads' script): each module's import.meta.url is
@@ -260,13 +261,15 @@ await build({
 });
 
 // What bin/news.js requires, each as one CommonJS file: the loader of the
-// scripts (src/cli/boot/code-cache.ts) and the Tab path (completion/fast.ts).
+// scripts (src/cli/boot/code-cache.ts), the Tab path (completion/fast.ts) and
+// `news COMMAND --help` (help/fast.ts).
 // bin/news.js is CommonJS (bin/package.json): an ES module costs ~10 ms more
 // to start (Node's module loader).
 await build({
   entryPoints: {
     boot: join(root, 'dist/cli/boot/code-cache.js'),
     complete: join(root, 'dist/cli/completion/fast.js'),
+    help: join(root, 'dist/cli/help/fast.js'),
   },
   outdir,
   outExtension: { '.js': '.cjs' },
@@ -291,5 +294,5 @@ const trained = spawnSync(process.execPath, [join(root, 'build', 'train-code-cac
 });
 if (trained.status !== 0) throw new Error('build/train-code-cache.mjs failed');
 console.log(
-  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, boot.cjs, complete.cjs`,
+  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, boot.cjs, complete.cjs, help.cjs`,
 );

@@ -3,6 +3,7 @@ import { InterruptedError } from '../api/errors.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliIO } from './context.js';
 import { EXIT, describeFailure } from './exit-codes.js';
+import { helpWidth } from './help/width.js';
 import { type Launch, buildProgram, usageErrorFromCommander } from './program.js';
 import { createReporter } from './reporter.js';
 import { Runtime } from './runtime.js';
@@ -95,7 +96,7 @@ export async function run(
     launch,
     (text) => io.stdout.write(text),
     writeErr,
-    helpWidth(io),
+    helpWidth(io.stdout, io.env),
     argv[0],
   );
   try {
@@ -114,12 +115,6 @@ export async function run(
     }
   }
   return exitCode;
-}
-
-/** Help wraps to the terminal; in a pipe to COLUMNS, else 80. */
-function helpWidth(io: CliIO): number {
-  const columns = io.stdout.isTTY ? io.stdout.columns : Number(io.env['COLUMNS']);
-  return columns !== undefined && Number.isFinite(columns) && columns > 0 ? columns : 80;
 }
 
 /** The signals that end a run: Ctrl-C, a polite kill, a closed terminal. */

@@ -285,6 +285,9 @@ function buildCommand(
   }
 }
 
+/** What help reads of a command that commander does not keep (command-meta.ts). */
+export const HELP_CONTEXT: HelpContext = { examplesOf, groupOf, hidden };
+
 /** `news --help` teaches the offline mock first: everything below works without a key. */
 const ROOT_EXAMPLES = [
   'news search --title "rate cut" --mock -f table',
@@ -331,7 +334,6 @@ export function buildProgram(
     }
   }
   addHelpCommand(program, writeOut);
-  const context: HelpContext = { examplesOf, groupOf, hidden };
   program.commands.forEach(function inherit(cmd: Command) {
     cmd.exitOverride().showSuggestionAfterError(true).helpOption('-h, --help', 'show help');
     cmd.commands.forEach(inherit);
@@ -347,7 +349,7 @@ export function buildProgram(
         getErrHelpWidth: () => helpWidth ?? 80,
       })
       .configureHelp({
-        formatHelp: (command, helper) => formatCommandHelp(command, helper, context),
+        formatHelp: (command, helper) => formatCommandHelp(command, helper, HELP_CONTEXT),
       });
     cmd.commands.forEach(configure);
   };

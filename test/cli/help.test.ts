@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docsProgram, helpTopicsMarkdown, manPage } from '../../src/cli/help/docs.js';
-import { wrapExample } from '../../src/cli/help/format.js';
+import { wrapExample } from '../../src/cli/help/layout.js';
 import { ENVIRONMENT, EXIT_MEANINGS, TOPICS } from '../../src/cli/help/topics.js';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import { runCli } from '../helpers/cli.js';
