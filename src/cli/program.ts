@@ -69,7 +69,8 @@ class NewsCommand extends Command {
   private flagIndex: { map: Map<string, Option>; count: number } | undefined;
 
   _findOption(arg: string): Option | undefined {
-    const index = (this.flagIndex ??= { map: new Map(), count: 0 });
+    this.flagIndex ??= { map: new Map(), count: 0 };
+    const index = this.flagIndex;
     for (; index.count < this.options.length; index.count++) {
       const option = this.options[index.count] as Option;
       for (const flag of [option.short, option.long])
