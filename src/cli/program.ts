@@ -1,10 +1,10 @@
-import { Argument, Command, type CommanderError, Option } from 'commander';
+import { Argument, type Command, type CommanderError, Option } from 'commander';
 import { UsageError } from '../api/errors.js';
 import { flagName } from '../params/registry.js';
 import type { CommandInput, CommandSpec } from './command-spec.js';
 import { annotate } from './completion/value-sources.js';
 import { type HelpContext, formatCommandHelp } from './help/format.js';
-import { closest, didYouMean } from './help/suggest.js';
+import { DOES_NOTHING, NewsCommand, commandPath, doesNothing, seeHelp } from './news-command.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime.js';
 import { META, examplesOf, groupOf, hidden } from './command-meta.js';
@@ -36,77 +36,6 @@ export interface LaunchOptions {
   /** The global options the command takes: settings read and check only these. */
   readonly globals: readonly GlobalName[];
 }
-
-/** Commander with our "did you mean" (prefixes first) and a typo'd subcommand named as such. */
-class NewsCommand extends Command {
-  override createCommand(name?: string): Command {
-    return new NewsCommand(name);
-  }
-
-  unknownOption(flag: string): never {
-    const name = flag.split('=')[0] ?? flag;
-    // A global option, or a flag of a parent command (stream's filters after
-    // `stream sessions`): it exists, but not here.
-    const named = (o: Option) => o.long === name || o.short === name;
-    const elsewhere =
-      GLOBAL_OPTIONS.some((o) => named(new Option(o.flags))) ||
-      ancestors(this).some((c) => c.options.some(named));
-    if (elsewhere)
-      this.error(`error: ${doesNothing(name, this)}`, { code: 'commander.unknownOption' });
-    const flags = this.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string);
-    this.error(`error: unknown option '${flag}'${didYouMean(closest(name, flags))}`, {
-      code: 'commander.unknownOption',
-    });
-  }
-
-  /**
-   * commander finds an option by scanning its list, for every option added
-   * (its conflict check) and every flag parsed: search's ~190 flags made
-   * that ~40,000 comparisons a start. Options are only ever appended, so an
-   * index by flag, extended as the list grows, gives the same answer (the
-   * first option with the flag).
-   */
-  private flagIndex: { map: Map<string, Option>; count: number } | undefined;
-
-  _findOption(arg: string): Option | undefined {
-    this.flagIndex ??= { map: new Map(), count: 0 };
-    const index = this.flagIndex;
-    for (; index.count < this.options.length; index.count++) {
-      const option = this.options[index.count] as Option;
-      for (const flag of [option.short, option.long])
-        if (flag !== undefined && !index.map.has(flag)) index.map.set(flag, option);
-    }
-    return index.map.get(arg);
-  }
-
-  unknownCommand(): never {
-    const name = this.args[0] ?? '';
-    const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
-    const where = this.parent ? ` for 'news ${this.name()}'` : '';
-    this.error(`error: unknown command '${name}'${where}${didYouMean(closest(name, names, 1))}`, {
-      code: 'commander.unknownCommand',
-    });
-  }
-}
-
-// `people gte`: people takes no arguments but has subcommands, so a stray word is a typo'd one.
-const excess = (Command.prototype as unknown as Record<string, unknown>)['_excessArguments'] as (
-  this: Command,
-  args: string[],
-) => void;
-(NewsCommand.prototype as unknown as Record<string, unknown>)['_excessArguments'] = function (
-  this: Command,
-  args: string[],
-) {
-  if (this.commands.length > 0 && this.registeredArguments.length === 0 && args[0] !== undefined) {
-    const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
-    this.error(
-      `error: unknown command '${args[0]}' for 'news ${this.name()}'${didYouMean(closest(args[0], names, 1))}`,
-      { code: 'commander.unknownCommand' },
-    );
-  }
-  excess.call(this, args);
-};
 
 /**
  * The options of `defs`, under "Global options:", with what completion offers
@@ -161,27 +90,6 @@ function globalsTaken(spec: CommandSpec, inherited?: readonly GlobalName[]): Glo
   const paged = spec.paging === true ? PAGING : [];
   return globalsOf([...(declared ?? DEFAULT_GLOBALS), ...paged]).map((d) => d.name);
 }
-
-function ancestors(command: Command): Command[] {
-  const out: Command[] = [];
-  for (let c = command.parent; c; c = c.parent) out.push(c);
-  return out;
-}
-
-/** `news webhooks verify` */
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-  return `news ${names.join(' ')}`;
-}
-
-/** An option that exists, but not for this command; usageErrorFromCommander adds the hint. */
-function doesNothing(flag: string, command: Command): string {
-  return `${flag} does nothing for ${commandPath(command)}`;
-}
-
-const DOES_NOTHING = /does nothing for (news[\w -]*)$/;
-const seeHelp = (path: string) => `see ${path} --help for the options it takes`;
 
 /**
  * The options of the running command, with what was given before it: a

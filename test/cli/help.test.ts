@@ -156,6 +156,22 @@ describe('did you mean', () => {
     expect(topic.code).toBe(2);
     expect(topic.stderr).toContain('did you mean exit-codes?');
   });
+
+  it('an unknown command with --help is the mistake, not a request for the parent help', async () => {
+    const top = await runCli(['serach', '--help']);
+    expect(top.code).toBe(2);
+    expect(top.stdout).toBe('');
+    expect(top.stderr).toMatch(/^error: unknown command 'serach'\nhint: did you mean search\?/);
+    const sub = await runCli(['webhooks', 'lst', '-h']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain("error: unknown command 'lst' for 'news webhooks'");
+    // What is a command, or no command at all, still gets its help.
+    for (const argv of [['--help'], ['webhooks', '--help'], ['webhooks', 'list', '-h']]) {
+      const r = await runCli(argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout, argv.join(' ')).toMatch(/^Usage: news/);
+    }
+  });
 });
 
 describe('news help TOPIC', () => {

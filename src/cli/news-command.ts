@@ -1,0 +1,125 @@
+/**
+ * commander's Command as `news` wants it: our "did you mean" (prefixes
+ * first), a typo'd subcommand named as such (also before --help), a flag of
+ * another command said to do nothing here, and options found by an index.
+ * Some of commander's private methods are replaced on the prototype: each
+ * says why.
+ */
+import { Command, Option } from 'commander';
+import { hidden } from './command-meta.js';
+import { GLOBAL_OPTIONS } from './global-options.js';
+import { isPureGroup } from './help/format.js';
+import { closest, didYouMean } from './help/suggest.js';
+
+/** Commander with our "did you mean" (prefixes first) and a typo'd subcommand named as such. */
+export class NewsCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new NewsCommand(name);
+  }
+
+  unknownOption(flag: string): never {
+    const name = flag.split('=')[0] ?? flag;
+    // A global option, or a flag of a parent command (stream's filters after
+    // `stream sessions`): it exists, but not here.
+    const named = (o: Option) => o.long === name || o.short === name;
+    const elsewhere =
+      GLOBAL_OPTIONS.some((o) => named(new Option(o.flags))) ||
+      ancestors(this).some((c) => c.options.some(named));
+    if (elsewhere)
+      this.error(`error: ${doesNothing(name, this)}`, { code: 'commander.unknownOption' });
+    const flags = this.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string);
+    this.error(`error: unknown option '${flag}'${didYouMean(closest(name, flags))}`, {
+      code: 'commander.unknownOption',
+    });
+  }
+
+  /**
+   * commander finds an option by scanning its list, for every option added
+   * (its conflict check) and every flag parsed: search's ~190 flags made
+   * that ~40,000 comparisons a start. Options are only ever appended, so an
+   * index by flag, extended as the list grows, gives the same answer (the
+   * first option with the flag).
+   */
+  private flagIndex: { map: Map<string, Option>; count: number } | undefined;
+
+  _findOption(arg: string): Option | undefined {
+    this.flagIndex ??= { map: new Map(), count: 0 };
+    const index = this.flagIndex;
+    for (; index.count < this.options.length; index.count++) {
+      const option = this.options[index.count] as Option;
+      for (const flag of [option.short, option.long])
+        if (flag !== undefined && !index.map.has(flag)) index.map.set(flag, option);
+    }
+    return index.map.get(arg);
+  }
+
+  unknownCommand(): never {
+    const name = this.args[0] ?? '';
+    const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
+    const where = this.parent ? ` for 'news ${this.name()}'` : '';
+    this.error(`error: unknown command '${name}'${where}${didYouMean(closest(name, names, 1))}`, {
+      code: 'commander.unknownCommand',
+    });
+  }
+}
+
+// `news serach --help`, `news webhooks lst -h`: commander shows the parent's
+// help and exits 0; the unknown name is the mistake, said as one (exit 2,
+// with "did you mean").
+const outputHelpIfRequested = (Command.prototype as unknown as Record<string, unknown>)[
+  '_outputHelpIfRequested'
+] as (this: Command, args: string[]) => void;
+(NewsCommand.prototype as unknown as Record<string, unknown>)['_outputHelpIfRequested'] = function (
+  this: NewsCommand,
+  args: string[],
+) {
+  const word = this.args[0];
+  if (
+    isPureGroup(this) &&
+    word !== undefined &&
+    !word.startsWith('-') &&
+    this.commands.every((c) => c.name() !== word && !c.aliases().includes(word))
+  )
+    this.unknownCommand();
+  outputHelpIfRequested.call(this, args);
+};
+
+// `people gte`: people takes no arguments but has subcommands, so a stray word is a typo'd one.
+const excess = (Command.prototype as unknown as Record<string, unknown>)['_excessArguments'] as (
+  this: Command,
+  args: string[],
+) => void;
+(NewsCommand.prototype as unknown as Record<string, unknown>)['_excessArguments'] = function (
+  this: Command,
+  args: string[],
+) {
+  if (this.commands.length > 0 && this.registeredArguments.length === 0 && args[0] !== undefined) {
+    const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
+    this.error(
+      `error: unknown command '${args[0]}' for 'news ${this.name()}'${didYouMean(closest(args[0], names, 1))}`,
+      { code: 'commander.unknownCommand' },
+    );
+  }
+  excess.call(this, args);
+};
+
+function ancestors(command: Command): Command[] {
+  const out: Command[] = [];
+  for (let c = command.parent; c; c = c.parent) out.push(c);
+  return out;
+}
+
+/** `news webhooks verify` */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return `news ${names.join(' ')}`;
+}
+
+/** An option that exists, but not for this command; usageErrorFromCommander adds the hint. */
+export function doesNothing(flag: string, command: Command): string {
+  return `${flag} does nothing for ${commandPath(command)}`;
+}
+
+export const DOES_NOTHING = /does nothing for (news[\w -]*)$/;
+export const seeHelp = (path: string) => `see ${path} --help for the options it takes`;
