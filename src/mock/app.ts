@@ -40,6 +40,8 @@ export interface MockAppOptions {
   seed?: number;
   /** Number of fixture articles. Default: the committed set. */
   articles?: number;
+  /** Stops the making of `articles` (a Ctrl-C while a large set grows): creating the app rejects. */
+  signal?: AbortSignal;
   /** The mock's "now"; fixture dates are relative to it. Default: the current time. */
   now?: Date;
   /** Multiplies every timer of the mock; the mock clock runs 1/F as fast as the wall clock. Default 1. */
@@ -118,6 +120,7 @@ export async function createMockApp(
   if (options.seed !== undefined) load.seed = options.seed;
   if (options.articles !== undefined) load.articles = options.articles;
   if (options.cacheDir !== undefined) load.cacheDir = options.cacheDir;
+  if (options.signal !== undefined) load.signal = options.signal;
   const store = options.store ?? (await loadFixtures(load));
   const createEngine = options.searchEngine ?? defaultEngineFactory;
   const engine = createEngine(store);

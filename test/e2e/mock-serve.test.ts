@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,4 +133,24 @@ describe('mock serve --articles', () => {
       rmSync(cache, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('stops on Ctrl-C while a large set is still being made: exit 0, no URL, nothing kept', async () => {
+    // 400,000 extras take seconds on two threads; the signal comes well before.
+    const cache = mkdtempSync(join(tmpdir(), 'news-e2e-cache-'));
+    const run = start(['mock', 'serve', '--port', '0', '--articles', '400000'], cache);
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(run.stdout()).toBe('');
+      run.child.kill('SIGINT');
+      expect(await run.exit).toBe(0);
+      expect(run.stdout()).toBe('');
+      expect(run.stderr()).toContain('note: stopped before the mock was ready');
+      expect(run.stderr()).not.toMatch(/Error|at /);
+      const kept = join(cache, 'news', 'mock');
+      expect(existsSync(kept) ? readdirSync(kept) : []).toEqual([]);
+    } finally {
+      if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -142,9 +142,16 @@ export const mock: CommandSpec = {
           ...(latencyMs === undefined ? {} : { latencyMs }),
           ...(publishRate === undefined ? {} : { publishRate }),
           ...(o['rateLimit'] === false ? { rateLimits: false } : {}),
+          // Ctrl-C while `--articles` grows stops it: a clean stop, as once serving.
+          signal: runtime.signal,
         }).catch((error: unknown) => {
+          if (runtime.signal.aborted) return undefined;
           throw listenError(error, String(o['host']), port);
         });
+        if (server === undefined) {
+          runtime.report.notice('stopped before the mock was ready');
+          return;
+        }
         await runtime.write(`${server.url}\n`);
         runtime.report.notice('mock API ready: fixture data; Ctrl-C stops it');
         // Serve until Ctrl-C or SIGTERM, then close: that is a clean stop, exit 0.

@@ -18,6 +18,11 @@ import { ArticleTable, BODY } from './table.js';
 const PARALLEL_FROM = 20_000;
 /** This thread and at most three workers. */
 const MAX_THREADS = 4;
+/**
+ * Extras made between two turns of the event loop: a Ctrl-C is heard while
+ * a large set grows (main.ts's handlers, the `signal`), at no measurable cost.
+ */
+const YIELD_EVERY = 8192;
 
 /** One run of extras to make: their indexes, newest first, and their times (shifted to now). */
 export interface ExtrasTask {
@@ -43,17 +48,25 @@ async function extrasFor(seed: number): Promise<Extras> {
   return new ExtraArticles(buildWorld(seed), seed);
 }
 
-/** Makes a run of extras (lean: the values the columns hold) into `table`. */
+/**
+ * Makes a run of extras (lean: the values the columns hold) into `table`;
+ * rejects with the signal's reason once it is aborted.
+ */
 export async function makeExtras(
   task: ExtrasTask,
   table: ArticleTable,
   extras?: Extras,
+  signal?: AbortSignal,
 ): Promise<void> {
   extras ??= await extrasFor(task.seed);
   const n = task.indexes.length;
   // Room for every row at once, the lists sized from the first rows' values (or the table's own).
   const sample = table.rows > 0 ? 0 : Math.min(n, 256);
   for (let k = 0; k < n; k++) {
+    if (k % YIELD_EVERY === 0) {
+      if (k > 0) await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    }
     if (k === sample) reserveRows(table, table.rows + n - k);
     const i = task.indexes[k] as number;
     const published = task.published[k] as number;
@@ -118,12 +131,24 @@ export function newestFirst(ages: Float64Array): Int32Array {
   return order;
 }
 
+/** `promise`, or its rejection with the signal's reason as soon as the signal is aborted. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 export async function addExtras(
   table: ArticleTable,
   json: ArticleJson,
   seed: number,
   count: number,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<void> {
   const extras = await makesExtras(json, seed);
   // Each extra's date is its random stream's first draw: all are dated before any is made.
@@ -141,7 +166,7 @@ export async function addExtras(
   const canThread = threads > 1 && !import.meta.url.endsWith('.ts');
   const first = table.rows;
   if (!canThread) {
-    await makeExtras({ seed, indexes: order, published }, table, extras);
+    await makeExtras({ seed, indexes: order, published }, table, extras, signal);
     table.insert(Array.from({ length: count }, (_, k) => first + k));
     return;
   }
@@ -167,6 +192,8 @@ export async function addExtras(
       });
     }),
   );
+  // Awaited below; when this thread fails first, the workers it stops reject it unheard.
+  made.catch(() => undefined);
   const stopAll = async (error: unknown): Promise<never> => {
     // One failed: the others' work is of no use.
     await Promise.all(workers.map((t) => t.terminate()));
@@ -175,8 +202,8 @@ export async function addExtras(
   // …while this thread makes the newest straight into the table (no copy,
   // no codes to translate), with room reserved for all of them.
   reserveRows(table, first + count);
-  await makeExtras(run(0), table, extras).catch(stopAll);
-  const parts = await made.catch(stopAll);
+  await makeExtras(run(0), table, extras, signal).catch(stopAll);
+  const parts = await abortable(made, signal).catch(stopAll);
   const tables = parts.map(tableOf);
   // Room for every part at once: each column is copied into its final array once.
   const added = new Map<string, number>();

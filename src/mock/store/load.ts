@@ -47,6 +47,8 @@ export interface LoadFixturesOptions {
    * when it is made. Default: none, made every time.
    */
   cacheDir?: string;
+  /** Stops growing the set (`articles`): loading rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Where the build writes the committed set's store file: <repo>/dist/fixtures/. */
@@ -222,7 +224,7 @@ export async function loadFixtures(options: LoadFixturesOptions = {}): Promise<F
   let catalogue = set.catalogue;
   const grow = wanted > table.rows;
   if (grow) {
-    await addExtras(table, json, seed, wanted - table.rows, now);
+    await addExtras(table, json, seed, wanted - table.rows, now, options.signal);
     // More articles mention more people and carry more bylines.
     catalogue = buildCatalogue(table, await set.lists());
   }
