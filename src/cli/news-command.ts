@@ -63,44 +63,41 @@ export class NewsCommand extends Command {
   }
 }
 
+/** One of commander's private methods, to wrap (below). */
+type Private = (this: NewsCommand, ...args: never[]) => unknown;
+const commander = Command.prototype as unknown as Record<string, Private>;
+const own = NewsCommand.prototype as unknown as Record<string, Private>;
+const findCommand = (command: NewsCommand, name: string): unknown =>
+  (commander['_findCommand'] as (this: NewsCommand, name: string) => unknown).call(command, name);
+
 // `news serach --help`, `news webhooks lst -h`: commander shows the parent's
 // help and exits 0; the unknown name is the mistake, said as one (exit 2,
 // with "did you mean").
-const outputHelpIfRequested = (Command.prototype as unknown as Record<string, unknown>)[
-  '_outputHelpIfRequested'
-] as (this: Command, args: string[]) => void;
-(NewsCommand.prototype as unknown as Record<string, unknown>)['_outputHelpIfRequested'] = function (
+const outputHelpIfRequested = commander['_outputHelpIfRequested'] as (
   this: NewsCommand,
   args: string[],
-) {
+) => void;
+own['_outputHelpIfRequested'] = function (this: NewsCommand, args: string[]) {
   const word = this.args[0];
   if (
     isPureGroup(this) &&
     word !== undefined &&
     !word.startsWith('-') &&
-    this.commands.every((c) => c.name() !== word && !c.aliases().includes(word))
+    findCommand(this, word) === undefined
   )
     this.unknownCommand();
   outputHelpIfRequested.call(this, args);
 };
 
 // `people gte`: people takes no arguments but has subcommands, so a stray word is a typo'd one.
-const excess = (Command.prototype as unknown as Record<string, unknown>)['_excessArguments'] as (
-  this: Command,
+const excessArguments = commander['_excessArguments'] as (
+  this: NewsCommand,
   args: string[],
 ) => void;
-(NewsCommand.prototype as unknown as Record<string, unknown>)['_excessArguments'] = function (
-  this: Command,
-  args: string[],
-) {
-  if (this.commands.length > 0 && this.registeredArguments.length === 0 && args[0] !== undefined) {
-    const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
-    this.error(
-      `error: unknown command '${args[0]}' for 'news ${this.name()}'${didYouMean(closest(args[0], names, 1))}`,
-      { code: 'commander.unknownCommand' },
-    );
-  }
-  excess.call(this, args);
+own['_excessArguments'] = function (this: NewsCommand, args: string[]) {
+  if (this.commands.length > 0 && this.registeredArguments.length === 0 && args[0] !== undefined)
+    this.unknownCommand();
+  excessArguments.call(this, args);
 };
 
 function ancestors(command: Command): Command[] {
