@@ -1,6 +1,6 @@
 // A fault-injecting HTTP proxy in front of the mock, for the reliability
 // suite (bench/reliability.mjs) and its fast CI version
-// (test/cli/cron/reliability.test.ts). A seeded PRNG decides, request by
+// (test/cli/unattended/reliability.test.ts). A seeded PRNG decides, request by
 // request, whether to forward or to fail with 500, 502, 429, a reset
 // connection or a timeout (no answer at all): the same seed, the same faults.
 import { createServer, request as forward } from 'node:http';

@@ -96,4 +96,31 @@ describe('src/', () => {
     }
     expect(upward).toEqual([]);
   });
+
+  it("src/cli's folders import each other in one direction only", () => {
+    // Root files are the program (main, program, registry) and what every command
+    // shares; each folder is one flow, and two flows never lean on each other.
+    const CLI = join(SRC, 'cli');
+    const folderOf = (file: string): string | undefined => {
+      const parts = relative(CLI, file).split('/');
+      return parts.length > 1 && !parts[0]!.startsWith('..') ? parts[0] : undefined;
+    };
+    const edges = new Map<string, Set<string>>();
+    for (const file of sourceFiles(CLI)) {
+      const from = folderOf(file);
+      if (from === undefined) continue;
+      for (const target of importsOf(file)) {
+        const to = folderOf(target);
+        if (to === undefined || to === from) continue;
+        if (!edges.has(from)) edges.set(from, new Set());
+        edges.get(from)!.add(to);
+      }
+    }
+    expect(edges.size).toBeGreaterThan(5);
+    const graph = new Map([...edges].map(([from, to]) => [from, [...to]]));
+    for (const to of [...edges.values()].flatMap((set) => [...set])) {
+      if (!graph.has(to)) graph.set(to, []);
+    }
+    expect(cycles(graph).map((c) => c.sort())).toEqual([]);
+  });
 });

@@ -21,8 +21,8 @@ import {
   ResponseError,
   TimeoutError,
 } from './errors.js';
-import type { Page, PageRequest, PaginateOptions } from './page-types.js';
-import { paginate } from './paginate.js';
+import type { Page, PageRequest, PaginateOptions } from './paging/page-types.js';
+import { paginate } from './paging/paginate.js';
 import {
   type PrepareContext,
   type PreparedRequest,

@@ -17,10 +17,10 @@ export type {
   Requester,
   RequestKind,
   WindowPin,
-} from './page-types.js';
-export type { ConcurrencyChange } from './concurrency.js';
-export { DEFAULT_MAX, DEFAULT_START, MAX_CONCURRENCY } from './concurrency.js';
-export { paginate } from './paginate.js';
+} from './paging/page-types.js';
+export type { ConcurrencyChange } from './paging/concurrency.js';
+export { DEFAULT_MAX, DEFAULT_START, MAX_CONCURRENCY } from './paging/concurrency.js';
+export { paginate } from './paging/paginate.js';
 export { REDACTED, redactText, redactUrl, serverText } from './redact.js';
 export type { Transport, RawResponse, DispatcherKind } from './transport.js';
 export { dispatcherKindFor, proxySettings } from './transport.js';

@@ -1,9 +1,9 @@
 import type { FormatName } from '../output/types.js';
 import type { ParamDef } from '../params/types.js';
 import type { RawParam } from '../params/validate.js';
-import type { ValueHint } from './completion/types.js';
-import type { GlobalName } from './global-options.js';
-import type { Runtime } from './runtime.js';
+import type { ValueHint } from './value-source.js';
+import type { GlobalName } from './settings/global-options.js';
+import type { Runtime } from './runtime/runtime.js';
 
 export type { ValueHint };
 

@@ -14,7 +14,7 @@ import {
 import { redactText } from '../api/redact.js';
 import { type FileAction, errnoOf, fileError, fileProblem } from '../output/file-errors.js';
 import { stripUnsafe } from '../output/terminal-safe.js';
-import { BudgetError } from './cron/budget.js';
+import { BudgetError } from './budget-error.js';
 
 /** The contract's exit codes. */
 export const EXIT = {

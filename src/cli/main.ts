@@ -1,12 +1,12 @@
 import { CommanderError } from 'commander';
 import { InterruptedError } from '../api/errors.js';
-import { COMMANDS } from './commands/index.js';
-import type { CliIO } from './context.js';
+import { COMMANDS } from './registry.js';
+import type { CliIO } from './runtime/io.js';
 import { EXIT, describeFailure } from './exit-codes.js';
 import { helpWidth } from './help/width.js';
 import { type Launch, buildProgram, usageErrorFromCommander } from './program.js';
-import { createReporter } from './reporter.js';
-import { Runtime } from './runtime.js';
+import { createReporter } from './runtime/reporter.js';
+import { Runtime } from './runtime/runtime.js';
 import { type GlobalFlags, resolveSettings } from './settings/settings.js';
 
 export interface RunOptions {

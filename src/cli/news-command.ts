@@ -7,7 +7,7 @@
  */
 import { Command, Option } from 'commander';
 import { hidden } from './command-meta.js';
-import { GLOBAL_OPTIONS } from './global-options.js';
+import { GLOBAL_OPTIONS } from './settings/global-options.js';
 import { isPureGroup } from './help/format.js';
 import { closest, didYouMean } from './help/suggest.js';
 

@@ -6,7 +6,7 @@ import { annotate } from './completion/value-sources.js';
 import { type HelpContext, formatCommandHelp } from './help/format.js';
 import { DOES_NOTHING, NewsCommand, commandPath, doesNothing, seeHelp } from './news-command.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './runtime/runtime.js';
 import { META, examplesOf, groupOf, hidden } from './command-meta.js';
 import { addHelpCommand } from './help/help-command.js';
 import {
@@ -19,7 +19,7 @@ import {
   PAGING,
   formatOption,
   globalsOf,
-} from './global-options.js';
+} from './settings/global-options.js';
 import { formatFromPath } from '../output/formats.js';
 import type { FormatName } from '../output/types.js';
 import { VERSION } from './version.js';

@@ -2,7 +2,7 @@
  * The in-process mock of `--mock`: an undici dispatcher that answers the
  * client's requests by running them through the mock's pipeline
  * (pipeline.ts), the same one the HTTP server runs, with no socket and no
- * port. The client is the ordinary client: src/cli/runtime.ts hands it this
+ * port. The client is the ordinary client: src/cli/runtime/runtime.ts hands it this
  * dispatcher instead of its own (the api layer never imports the mock).
  *
  * What needs a connection is not served here: the SSE stream answers 501

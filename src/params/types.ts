@@ -98,7 +98,7 @@ export type RawValue = string | number | boolean;
  * Where a request body keeps the relative dates it was given (`-24h`), by API
  * name: a symbol key, so JSON, `Object.keys` and the client never see it, and
  * a spread copy (`{ ...body, page: 2 }`) keeps it. `--state` fingerprints the
- * query with these forms (src/cli/cron/run-state.ts), so the same cron line
+ * query with these forms (src/cli/run-state/run-state.ts), so the same cron line
  * is the same query every time it runs.
  */
 export const RELATIVE_DATES: unique symbol = Symbol('relative dates');

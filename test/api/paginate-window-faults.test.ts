@@ -1,5 +1,5 @@
 /**
- * Pages in parallel (src/api/page-window.ts) under faults, budgets and
+ * Pages in parallel (src/api/paging/page-window.ts) under faults, budgets and
  * stops: retries and back-off, memory bounded by the pages in flight, a loop
  * left early (split from paginate-window.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Pages in parallel (src/api/page-window.ts): the same records in the same
+ * Pages in parallel (src/api/paging/page-window.ts): the same records in the same
  * order as one page after another, a window pinned against what the service
  * indexes meanwhile, a second pass when the window moved (faults, budgets
  * and stops: paginate-window-faults.test.ts).

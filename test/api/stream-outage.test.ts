@@ -12,13 +12,13 @@ import {
   type ReconnectInfo,
   type RestoredInfo,
   StreamSession,
-} from '../../src/api/stream-session.js';
-import { formatSpan, givesUp, waitWithinBudget } from '../../src/api/stream-reconnect.js';
+} from '../../src/api/stream/stream-session.js';
+import { formatSpan, givesUp, waitWithinBudget } from '../../src/api/stream/stream-reconnect.js';
 import type {
   StreamConnectRequest,
   StreamItem,
   StreamTransport,
-} from '../../src/api/stream-types.js';
+} from '../../src/api/stream/stream-types.js';
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 const open: StreamItem = { kind: 'open', sessionId: 's', mode: 'live' };

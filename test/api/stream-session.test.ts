@@ -18,13 +18,13 @@ import {
   SeenIds,
   StreamSession,
   reconnectDelay,
-} from '../../src/api/stream-session.js';
-import { SseTransport } from '../../src/api/stream-sse.js';
+} from '../../src/api/stream/stream-session.js';
+import { SseTransport } from '../../src/api/stream/stream-sse.js';
 import type {
   StreamConnectRequest,
   StreamItem,
   StreamTransport,
-} from '../../src/api/stream-types.js';
+} from '../../src/api/stream/stream-types.js';
 
 /** Each connect plays the next script; `lastEventIds` records what it was asked to resume from. */
 function scripted(

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import type { CliIO } from '../../src/cli/context.js';
+import type { CliIO } from '../../src/cli/runtime/io.js';
 import { run } from '../../src/cli/main.js';
 import { isolatedConfigHome, runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';

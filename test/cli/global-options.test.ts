@@ -1,5 +1,5 @@
 /**
- * The global options per command (src/cli/global-options.ts): each command
+ * The global options per command (src/cli/settings/global-options.ts): each command
  * takes, shows and completes only the ones it uses, refuses the others
  * (exit 2, naming the flag), and commands that send nothing never read the
  * network settings, so an empty or bad variable cannot stop them.
@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_OPTIONS, REQUEST } from '../../src/cli/global-options.js';
+import { GLOBAL_OPTIONS, REQUEST } from '../../src/cli/settings/global-options.js';
 import { isolatedConfigHome, runCli } from '../helpers/cli.js';
 
 /** Every flag spelled in `text` that is one of the global options' long names. */

@@ -94,7 +94,7 @@ describe('search --help', () => {
 
   it('every example pastes as it reads: ` \\` ends each wrapped line (issue 32)', async () => {
     const { buildProgram, examplesOf } = await import('../../src/cli/program.js');
-    const { COMMANDS } = await import('../../src/cli/commands/index.js');
+    const { COMMANDS } = await import('../../src/cli/registry.js');
     const program = buildProgram(
       COMMANDS,
       async () => undefined,

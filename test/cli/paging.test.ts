@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../../bench/fault-proxy.mjs';
-import type { CliIO } from '../../src/cli/context.js';
+import type { CliIO } from '../../src/cli/runtime/io.js';
 import { run } from '../../src/cli/main.js';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { isolatedConfigHome, runCli } from '../helpers/cli.js';

@@ -11,8 +11,8 @@ import { type Socket, connect, createServer as createTcpServer } from 'node:net'
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEARTBEAT_MS } from '../../src/api/stream-session.js';
-import { DatalessIds } from '../../src/api/stream-sse.js';
+import { HEARTBEAT_MS } from '../../src/api/stream/stream-session.js';
+import { DatalessIds } from '../../src/api/stream/stream-sse.js';
 import type { MockServer } from '../../src/mock/server.js';
 import { heartbeatMockMs } from '../../src/mock/stream-feed.js';
 import { runCli } from '../helpers/cli.js';

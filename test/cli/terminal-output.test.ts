@@ -1,8 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../../src/cli/context.js';
+import type { CliIO } from '../../src/cli/runtime/io.js';
 import { run } from '../../src/cli/main.js';
-import { ProgressLine, createReporter } from '../../src/cli/reporter.js';
+import { ProgressLine, createReporter } from '../../src/cli/runtime/reporter.js';
 import { fitWidths } from '../../src/output/formats/table.js';
 import stringWidth from 'string-width';
 import { terminalSafe } from '../../src/output/text.js';

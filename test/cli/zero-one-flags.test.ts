@@ -6,7 +6,7 @@
  * flags, with the flag last, before the arguments, and with a value.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/commands/index.js';
+import { COMMANDS } from '../../src/cli/registry.js';
 import type { CommandSpec } from '../../src/cli/command-spec.js';
 import { flagName } from '../../src/params/registry.js';
 import type { ParamDef } from '../../src/params/types.js';

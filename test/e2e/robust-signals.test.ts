@@ -49,7 +49,7 @@ async function midExport(dir: string) {
       '--base-url',
       server.url,
       // --limit, not --all: an `--all -o` export spools to a checkpoint for
-      // --resume instead (test/cli/cron/resume.test.ts); this is the atomic path.
+      // --resume instead (test/cli/unattended/resume.test.ts); this is the atomic path.
       '--limit',
       '1000',
       '-o',

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
-import type { CliIO } from '../../src/cli/context.js';
+import type { CliIO } from '../../src/cli/runtime/io.js';
 import { run } from '../../src/cli/main.js';
 import { scratchDir } from './scratch.js';
 

@@ -4,7 +4,7 @@
  * fields) is refused here with the argument's name and the nearest names.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/commands/index.js';
+import { COMMANDS } from '../../src/cli/registry.js';
 import { parseArguments } from '../../src/cli/mcp/arguments.js';
 import { buildTools } from '../../src/cli/mcp/tools.js';
 import { UsageError } from '../../src/params/errors.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../src/api/types.js';
-import { BudgetError } from '../../src/cli/cron/budget.js';
+import { BudgetError } from '../../src/cli/budget-error.js';
 import { PointsBudget, requestCost, responseCost } from '../../src/cli/mcp/points.js';
 
 const response = (usage: Record<string, string>, mode?: 'live' | 'test'): ApiResponse<unknown> => ({

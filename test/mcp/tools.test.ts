@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/cli/command-spec.js';
-import { COMMANDS } from '../../src/cli/commands/index.js';
+import { COMMANDS } from '../../src/cli/registry.js';
 import { buildTools } from '../../src/cli/mcp/tools.js';
 import { SEARCH_PARAMS } from '../../src/params/search-params.js';
 

@@ -1,9 +1,9 @@
 /** On a terminal, an upload to a store shows the bytes sent on the progress line; a pipe gets none of it. */
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../src/cli/context.js';
+import type { CliIO } from '../../src/cli/runtime/io.js';
 import { run } from '../../src/cli/main.js';
-import { ProgressLine, createReporter } from '../../src/cli/reporter.js';
+import { ProgressLine, createReporter } from '../../src/cli/runtime/reporter.js';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { isolatedConfigHome } from '../helpers/cli.js';
 import { type S3Store, startStore } from './store.js';

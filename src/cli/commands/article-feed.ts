@@ -2,10 +2,10 @@ import { UsageError } from '../../api/errors.js';
 import type { ParamDef } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
-import { splitsTitleWindow } from '../cron/options.js';
+import { splitsTitleWindow } from '../unattended/run-options.js';
 import { pagingFrom, runList } from '../lists/list-runner.js';
 import { resolveNames } from '../lists/resolve-names.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 
 /**
  * The shape every article-feed command shares (headlines, story, entity,

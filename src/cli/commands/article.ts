@@ -1,6 +1,6 @@
 import { NewsError } from '../../api/errors.js';
 import type { CommandSpec } from '../command-spec.js';
-import { DEFAULT_GLOBALS, PAGING } from '../global-options.js';
+import { DEFAULT_GLOBALS, PAGING } from '../settings/global-options.js';
 import { idArguments } from '../lists/id-args.js';
 import { runList } from '../lists/list-runner.js';
 

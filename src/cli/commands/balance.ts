@@ -1,7 +1,7 @@
 import { redactKey } from '../redact-key.js';
 import type { CommandSpec } from '../command-spec.js';
-import { RECORD_FORMATS } from '../global-options.js';
-import { writeSingle } from '../lists/single-record.js';
+import { RECORD_FORMATS } from '../settings/global-options.js';
+import { writeSingle } from '../export/single-record.js';
 
 export const balance: CommandSpec = {
   name: 'balance',

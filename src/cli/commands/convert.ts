@@ -9,8 +9,8 @@ import type { LineChunk } from '../../output/parallel/line-chunks.js';
 import type { ChunkReader } from '../../output/record-source.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
-import { OUTPUT } from '../global-options.js';
-import { chooseFormat, exportPages } from '../lists/export-pages.js';
+import { OUTPUT } from '../settings/global-options.js';
+import { chooseFormat, exportPages } from '../export/export-pages.js';
 
 const KINDS: readonly RecordKind[] = ['article', 'person', 'company', 'journalist', 'generic'];
 const MAX_JOBS = 16;

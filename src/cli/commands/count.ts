@@ -2,9 +2,9 @@ import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { OUTPUT, RECORD_FORMATS, REQUEST } from '../global-options.js';
+import { OUTPUT, RECORD_FORMATS, REQUEST } from '../settings/global-options.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
-import { writeSingle } from '../lists/single-record.js';
+import { writeSingle } from '../export/single-record.js';
 
 /** Count takes the search filters; paging, sorting, highlighting and facets mean nothing to it. */
 const COUNT_PARAMS = SEARCH_PARAMS.filter(

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command-spec.js';
-import { exportList } from '../lists/single-record.js';
+import { exportList } from '../export/single-record.js';
 
 interface EventTypes {
   categories?: string[];

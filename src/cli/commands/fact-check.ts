@@ -4,8 +4,8 @@ import { FACT_CHECK_PARAMS } from '../../params/fact-check-params.js';
 import type { ParamDef } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { chooseFormat } from '../lists/export-pages.js';
-import { exportList } from '../lists/single-record.js';
+import { chooseFormat } from '../export/export-pages.js';
+import { exportList } from '../export/single-record.js';
 
 const DEFS: readonly ParamDef[] = FACT_CHECK_PARAMS;
 const byName = new Map(DEFS.map((d) => [d.name, d]));

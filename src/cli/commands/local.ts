@@ -2,8 +2,8 @@ import { UsageError } from '../../api/errors.js';
 import { LOCAL_PARAMS } from '../../params/local-params.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
-import { CRON_OPTIONS } from '../cron/options.js';
-import { withRunLog } from '../cron/run-log.js';
+import { CRON_OPTIONS } from '../unattended/run-options.js';
+import { withRunLog } from '../export/run-log.js';
 import { RESOLVE_OPTION } from '../lists/resolve-names.js';
 import { runArticleFeed } from './article-feed.js';
 

@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../command-spec.js';
-import { OUTPUT, RECORD_FORMATS, REQUEST } from '../global-options.js';
-import { writeSingle } from '../lists/single-record.js';
+import { OUTPUT, RECORD_FORMATS, REQUEST } from '../settings/global-options.js';
+import { writeSingle } from '../export/single-record.js';
 
 export const ping: CommandSpec = {
   name: 'ping',

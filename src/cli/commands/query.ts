@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../command-spec.js';
-import { OUTPUT } from '../global-options.js';
-import { exportList } from '../lists/single-record.js';
+import { OUTPUT } from '../settings/global-options.js';
+import { exportList } from '../export/single-record.js';
 
 export const query: CommandSpec = {
   name: 'query',

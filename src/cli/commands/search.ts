@@ -1,8 +1,8 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { CRON_OPTIONS, splitsTitleWindow } from '../cron/options.js';
-import { withRunLog } from '../cron/run-log.js';
+import { CRON_OPTIONS, splitsTitleWindow } from '../unattended/run-options.js';
+import { withRunLog } from '../export/run-log.js';
 import { pagingFrom, runList } from '../lists/list-runner.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 

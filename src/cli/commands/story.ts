@@ -1,7 +1,7 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { CommandSpec } from '../command-spec.js';
-import { CRON_OPTIONS } from '../cron/options.js';
-import { withRunLog } from '../cron/run-log.js';
+import { CRON_OPTIONS } from '../unattended/run-options.js';
+import { withRunLog } from '../export/run-log.js';
 import { numericId, runArticleFeed } from './article-feed.js';
 
 // The story request schema (spec/openapi.json) takes every search filter but prompt.

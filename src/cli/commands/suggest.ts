@@ -1,8 +1,8 @@
 import type { ApiRecord } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
 import { harvestSuggestions, rememberValues } from '../completion/cache.js';
-import { chooseFormat } from '../lists/export-pages.js';
-import { exportList } from '../lists/single-record.js';
+import { chooseFormat } from '../export/export-pages.js';
+import { exportList } from '../export/single-record.js';
 
 type SuggestKind = 'entities' | 'categories' | 'topics' | 'industries';
 

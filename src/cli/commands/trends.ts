@@ -2,8 +2,8 @@ import { UsageError } from '../../api/errors.js';
 import { TRENDS_PARAMS, TREND_FIELDS } from '../../params/trends-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandSpec } from '../command-spec.js';
-import { chooseFormat, terminalWidth } from '../lists/export-pages.js';
-import { exportList } from '../lists/single-record.js';
+import { chooseFormat, terminalWidth } from '../export/export-pages.js';
+import { exportList } from '../export/single-record.js';
 
 const byName = new Map(TRENDS_PARAMS.map((d) => [d.name, d]));
 

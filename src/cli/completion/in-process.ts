@@ -2,8 +2,8 @@
  * `news __complete` inside run() (tests, or a checkout without a built tree):
  * the same engine as the fast path, over a tree made from the live program.
  */
-import { COMMANDS } from '../commands/index.js';
-import type { CliIO } from '../context.js';
+import { COMMANDS } from '../registry.js';
+import type { CliIO } from '../runtime/io.js';
 import { buildProgram } from '../program.js';
 import { buildCompletionTree } from './build-tree.js';
 import { complete, formatCompletion } from './engine.js';

@@ -3,7 +3,7 @@
  * command registry, for the `news __complete` fast path. Never edited by hand.
  */
 import { writeFileSync } from 'node:fs';
-import { COMMANDS } from '../commands/index.js';
+import { COMMANDS } from '../registry.js';
 import { buildProgram } from '../program.js';
 import { buildCompletionTree } from './build-tree.js';
 import { TREE_FILE } from './fast.js';

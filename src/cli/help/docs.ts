@@ -4,9 +4,9 @@
  * the docs say the same. `npm run docs:cli` writes them; a test fails on drift.
  */
 import type { Command, Option } from 'commander';
-import { COMMANDS } from '../commands/index.js';
+import { COMMANDS } from '../registry.js';
 import { INSTALL, SHELLS } from '../completion/scripts.js';
-import { isGlobalOption } from '../global-options.js';
+import { isGlobalOption } from '../settings/global-options.js';
 import { isPureGroup } from './format.js';
 import { TOPICS, topicLines } from './topics.js';
 import { buildProgram, examplesOf } from '../program.js';

@@ -15,7 +15,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import type { CommandGroup } from '../command-spec.js';
-import { isGlobalOption } from '../global-options.js';
+import { isGlobalOption } from '../settings/global-options.js';
 import { type HelpBlock, type HelpModel, type Row, layoutHelp } from './layout.js';
 
 export interface HelpContext {

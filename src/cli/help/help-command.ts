@@ -2,7 +2,7 @@ import { Argument, type Command, Option } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import { META, hidden } from '../command-meta.js';
 import { annotate } from '../completion/value-sources.js';
-import { GLOBAL_OPTIONS } from '../global-options.js';
+import { GLOBAL_OPTIONS } from '../settings/global-options.js';
 import { closest } from './suggest.js';
 
 /** `news help [COMMAND…|TOPIC]`: a command's help, or one of the topics (help/topics.ts). */

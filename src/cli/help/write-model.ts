@@ -4,7 +4,7 @@
  * commander program, by the function its --help uses. Never edited by hand.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { COMMANDS } from '../commands/index.js';
+import { COMMANDS } from '../registry.js';
 import { HELP_CONTEXT, buildProgram } from '../program.js';
 import { helpModels } from './format.js';
 import { COMMAND_NAME, MODEL_DIR, modelFile } from './fast.js';

@@ -2,14 +2,14 @@ import type { RequestSpec } from '../../api/types.js';
 import { SERVICE_PER_PAGE } from '../../params/registry.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { UsageError } from '../../api/errors.js';
-import { type CronOptions, cronActive, cronFrom } from '../cron/options.js';
-import { hasTemplate } from '../cron/output-template.js';
-import { titleWindowNeeded } from '../cron/windows.js';
+import { type CronOptions, cronActive, cronFrom } from '../unattended/run-options.js';
+import { hasTemplate } from '../unattended/output-template.js';
+import { titleWindowNeeded } from '../unattended/windows.js';
 import { CompletionHarvest } from '../completion/cache.js';
-import { chooseFormat, exportPages } from './export-pages.js';
-import { refuseWithRaw } from './raw-check.js';
-import { ProgressLine } from '../reporter.js';
-import type { Runtime } from '../runtime.js';
+import { chooseFormat, exportPages } from '../export/export-pages.js';
+import { refuseWithRaw } from '../runtime/raw-check.js';
+import { ProgressLine } from '../runtime/reporter.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { FacetRow } from '../views/facet-rows.js';
 
 export interface Paging {
@@ -108,7 +108,7 @@ export async function runList(
         : withPaging(spec, paging.placement, { per_page: perPage });
     await runtime.printDryRun(shown);
     if (multiPage) {
-      const { dryRunEstimate } = await import('../cron/dry-run-estimate.js');
+      const { dryRunEstimate } = await import('../unattended/dry-run-estimate.js');
       await runtime.write(`${await dryRunEstimate(runtime, spec, perPage, paging.limit)}\n`);
     }
     return undefined;
@@ -123,7 +123,7 @@ export async function runList(
       hasTemplate(runtime.settings.output ?? '') ||
       (multiPage && titleWindowNeeded(container ?? {}, runtime.io.now()) !== undefined));
   if (!raw && cronPath) {
-    const { runCronList } = await import('../cron/cron-runner.js');
+    const { runCronList } = await import('../unattended/unattended-run.js');
     return runCronList({
       runtime,
       spec,
@@ -147,7 +147,7 @@ export async function runList(
     return undefined;
   }
 
-  const { pagingHooks } = await import('./paging-events.js');
+  const { pagingHooks } = await import('../export/paging-events.js');
   const pages = client.paginate(spec, {
     startPage,
     ...(perPage === undefined ? {} : { perPage }),
@@ -204,7 +204,7 @@ export async function runList(
       return facets.length;
     }
     await exportPages(runtime, records(), kind, runtime.commandLine);
-    const { runStats } = await import('../cron/run-log.js');
+    const { runStats } = await import('../export/run-log.js');
     runStats(runtime).records = fetched;
     progress.done();
     await showExtras(runtime, facets, highlighted);
@@ -249,7 +249,7 @@ async function showExtras(
   highlighted: boolean,
 ): Promise<void> {
   if (runtime.stdoutClosed) return;
-  const { terminalWidth } = await import('./export-pages.js');
+  const { terminalWidth } = await import('../export/export-pages.js');
   const onTerminal =
     runtime.settings.output === undefined && (await chooseFormat(runtime)) === 'table';
   if (facets.length > 0) {

@@ -16,7 +16,7 @@ import {
 } from '../../params/types.js';
 import { splitList } from '../../params/values.js';
 import type { CommandInput, OptionSpec } from '../command-spec.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 
 export const RESOLVE_OPTION: OptionSpec = {
   flags: '--resolve',

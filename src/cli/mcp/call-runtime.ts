@@ -9,8 +9,8 @@ import { Readable, Writable } from 'node:stream';
 import type { NewsClient } from '../../api/index.js';
 import { redactText } from '../../api/redact.js';
 import type { FormatName } from '../../output/types.js';
-import type { CliIO, Reporter } from '../context.js';
-import { Runtime } from '../runtime.js';
+import type { CliIO, Reporter } from '../runtime/io.js';
+import { Runtime } from '../runtime/runtime.js';
 import type { Settings } from '../settings/settings.js';
 
 /** MCP's log levels that the server uses. */

@@ -8,7 +8,7 @@ import { UsageError } from '../../api/errors.js';
 import type { NewsClient } from '../../api/index.js';
 import { formatFromPath, isFormatName } from '../../output/formats.js';
 import type { FormatName } from '../../output/types.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { parseArguments } from './arguments.js';
 import { type LogLevel, callRuntime } from './call-runtime.js';
 import { exportPath } from './export-folder.js';
@@ -114,7 +114,7 @@ export async function callTool(
     // An export of every page spools beside its file to be resumed (cron/checkpoint.ts);
     // a tool call cannot resume, so a failed or cancelled one leaves nothing behind.
     if (output !== undefined) {
-      const { removeCheckpoint } = await import('../cron/checkpoint.js');
+      const { removeCheckpoint } = await import('../run-state/checkpoint.js');
       await removeCheckpoint(output).catch(() => {});
     }
     return failure(error, meta(), secret);

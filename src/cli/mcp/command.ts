@@ -3,10 +3,10 @@
  * (docs/MCP.md). Plain data on the start-up path; the server, the SDK and
  * the tools load with import() when the command runs. The tools are made
  * from the command registry, handed over as a function: this folder never
- * imports commands/index.ts, which imports it.
+ * imports registry.ts, which imports it.
  */
 import type { CommandSpec } from '../command-spec.js';
-import { PAGING, REQUEST } from '../global-options.js';
+import { PAGING, REQUEST } from '../settings/global-options.js';
 
 export function mcpCommand(registry: () => readonly CommandSpec[]): CommandSpec {
   return {

@@ -8,11 +8,11 @@
 import { SERVICE_PER_PAGE } from '../../params/registry.js';
 import { UsageError } from '../../api/errors.js';
 import type { NewsClient } from '../../api/index.js';
-import { countBody } from '../../api/page-pin.js';
-import type { Page, PageRequest, PaginateOptions } from '../../api/page-types.js';
-import { OPEN_AFTER_PAGES } from '../../api/page-window.js';
+import { countBody } from '../../api/paging/page-pin.js';
+import type { Page, PageRequest, PaginateOptions } from '../../api/paging/page-types.js';
+import { OPEN_AFTER_PAGES } from '../../api/paging/page-window.js';
 import type { ApiResponse, RequestOptions } from '../../api/types.js';
-import { PROMPT_POINTS, countable } from '../cron/budget.js';
+import { PROMPT_POINTS, countable } from '../unattended/budget.js';
 import { type PointsBudget, requestCost, responseCost } from './points.js';
 
 export interface PageSeen {

@@ -15,7 +15,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { listenError } from '../commands/mock-serve.js';
 import { LOOPBACK } from './exposure.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
 import { HttpSessions } from './http-sessions.js';
 import { type Mirror, createMcpServer } from './server.js';

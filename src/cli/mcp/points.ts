@@ -8,7 +8,8 @@
  */
 import type { ApiResponse, RequestSpec } from '../../api/types.js';
 import { splitList } from '../../params/values.js';
-import { BudgetError, POINTS_PER_PAGE, PROMPT_POINTS } from '../cron/budget.js';
+import { BudgetError } from '../budget-error.js';
+import { POINTS_PER_PAGE, PROMPT_POINTS } from '../unattended/budget.js';
 
 /** Endpoints that never cost points. */
 const FREE = /^\/(?:ping$|v1\/balance$|v1\/suggest\/|v1\/news\/event-types$)/;

@@ -6,7 +6,7 @@
 import { checkExposure } from './exposure.js';
 import { UsageError } from '../../api/errors.js';
 import type { CommandInput, CommandSpec } from '../command-spec.js';
-import { Runtime } from '../runtime.js';
+import { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
 import type { LogLevel } from './call-runtime.js';
 import { openExportFolder } from './export-folder.js';

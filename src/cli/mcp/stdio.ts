@@ -6,7 +6,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
 import { type Mirror, createMcpServer } from './server.js';
 

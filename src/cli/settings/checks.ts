@@ -5,7 +5,7 @@
  * Plain functions: this file is on every command's start-up path.
  */
 import { apiKeyProblem, trimApiKey } from '../../api/api-key.js';
-import { MAX_CONCURRENCY } from '../../api/concurrency.js';
+import { MAX_CONCURRENCY } from '../../api/paging/concurrency.js';
 import { FORMAT_NAMES } from '../../output/formats.js';
 import { TIMEOUT_RULE, timeoutMs } from './limits.js';
 

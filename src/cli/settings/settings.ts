@@ -12,7 +12,6 @@ import {
   loadConfig,
 } from './config-file.js';
 import { configPath } from '../user-dirs.js';
-import type { CliIO } from '../context.js';
 import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
 import {
   type AUTH_METHODS,
@@ -22,7 +21,7 @@ import {
   SETTING_CHECKS,
   concurrencyOf,
 } from './checks.js';
-import type { GlobalName } from '../global-options.js';
+import type { GlobalName } from './global-options.js';
 
 export const DEFAULT_BASE_URL = 'https://api.apitube.io';
 export const MOCK_DEFAULT_KEY = 'api_live_mock_pro';
@@ -104,7 +103,7 @@ function checked(key: ConfigKey, value: string | undefined, label = FLAG_OF[key]
 
 export async function resolveSettings(
   flags: GlobalFlags,
-  io: CliIO,
+  io: { readonly env: Readonly<Record<string, string | undefined>> },
   options: ResolveOptions = {},
 ): Promise<Settings> {
   const takes = (name: GlobalName): boolean =>

@@ -10,7 +10,7 @@
  * Loaded with import() by `news stream`.
  */
 import type { NewsClient } from '../../api/index.js';
-import type { StreamArticle } from '../../api/stream-session.js';
+import type { StreamArticle } from '../../api/stream/stream-session.js';
 import { isoSeconds } from '../../params/relative-dates.js';
 import type { RequestBody } from '../../params/types.js';
 import { parseDateValue } from '../../params/values.js';

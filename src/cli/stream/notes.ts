@@ -4,8 +4,8 @@
  * silent; and the one warning of a service whose ids are below where the
  * run starts, which would otherwise write nothing, for good, without a word.
  */
-import type { BehindInfo, ReconnectInfo, RestoredInfo } from '../../api/stream-session.js';
-import { formatSpan } from '../../api/stream-reconnect.js';
+import type { BehindInfo, ReconnectInfo, RestoredInfo } from '../../api/stream/stream-session.js';
+import { formatSpan } from '../../api/stream/stream-reconnect.js';
 
 /** `2026-11-27T21:14:03Z`: when, in a log a cron job keeps. */
 function stamp(now: Date): string {

@@ -1,14 +1,14 @@
 /**
  * `news stream`: checks everything before connecting, then pulls batches of
- * new articles from the reconnecting session (src/api/stream-session.ts) and
+ * new articles from the reconnecting session (src/api/stream/stream-session.ts) and
  * writes them as they arrive (src/output/live-export.ts). Loaded with
  * import() when the command runs.
  *
- * `--state FILE` (src/cli/cron/stream-state.ts) starts the stream after the
+ * `--state FILE` (src/cli/run-state/stream-state.ts) starts the stream after the
  * saved id and moves it after each batch has reached the output.
  */
 import { InterruptedError, TimeoutError, UsageError } from '../../api/errors.js';
-import type { StreamTransport } from '../../api/stream-types.js';
+import type { StreamTransport } from '../../api/stream/stream-types.js';
 import type { RequestSpec } from '../../api/types.js';
 import {
   STREAM_MAX_AGE,
@@ -21,7 +21,7 @@ import {
 import type { RequestBody } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { LiveExport } from '../../output/live-export.js';
 import { behindWarning, reconnectNote, restoredNote } from './notes.js';
 import type { FormatName } from '../../output/types.js';
@@ -169,7 +169,7 @@ function streamRequest(filters: RequestBody, options: StreamOptions): RequestSpe
 async function streamFormat(runtime: Runtime): Promise<FormatName> {
   const { settings } = runtime;
   if (settings.format !== undefined || (settings.output !== undefined && settings.output !== '-')) {
-    const { chooseFormat } = await import('../lists/export-pages.js');
+    const { chooseFormat } = await import('../export/export-pages.js');
     return chooseFormat(runtime);
   }
   return runtime.io.stdout.isTTY ? 'table' : 'jsonl';
@@ -200,7 +200,7 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
       { hint: 'or write as records arrive with -f jsonl, ndjson, csv or tsv' },
     );
   }
-  const { exportOptionsFor } = await import('../lists/export-pages.js');
+  const { exportOptionsFor } = await import('../export/export-pages.js');
   const { signal: _paged, ...exportOptions } = exportOptionsFor(
     runtime,
     format,
@@ -216,7 +216,7 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
   const state =
     options.stateFile === undefined
       ? undefined
-      : await (await import('../cron/stream-state.js')).openStreamState(
+      : await (await import('../run-state/stream-state.js')).openStreamState(
           options.stateFile,
           spec,
           options.stateReset,
@@ -247,9 +247,9 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
     };
     const transport: StreamTransport =
       options.transport === 'ws'
-        ? new (await import('../../api/stream-ws.js')).WsTransport(transportOptions)
-        : new (await import('../../api/stream-sse.js')).SseTransport(transportOptions);
-    const { StreamSession } = await import('../../api/stream-session.js');
+        ? new (await import('../../api/stream/stream-ws.js')).WsTransport(transportOptions)
+        : new (await import('../../api/stream/stream-sse.js')).SseTransport(transportOptions);
+    const { StreamSession } = await import('../../api/stream/stream-session.js');
     const { catchUpSearch } = await import('./catch-up.js');
 
     // Ctrl-C and --duration both stop the session; only Ctrl-C is an interruption.

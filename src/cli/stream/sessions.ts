@@ -1,8 +1,8 @@
 /** `news stream sessions` and `news stream sessions close ID`. Loaded with import(). */
 import { UsageError } from '../../api/errors.js';
 import { recordsOf } from '../lists/list-runner.js';
-import type { Runtime } from '../runtime.js';
-import { exportList } from '../lists/single-record.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { exportList } from '../export/single-record.js';
 
 const PATH = '/v1/news/stream/sessions';
 

@@ -2,7 +2,7 @@ import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { STREAM_MAX_AGE, STREAM_TRANSPORTS } from '../../params/stream-params.js';
 import type { ParamDef } from '../../params/types.js';
 import type { CommandSpec } from '../command-spec.js';
-import { REQUEST } from '../global-options.js';
+import { REQUEST } from '../settings/global-options.js';
 
 /**
  * The search filters, without what makes no sense for a stream of single

@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../api/errors.js';
-import type { CliIO } from '../context.js';
+import type { CliIO } from '../runtime/io.js';
 
 export async function confirmOnTerminal(
   io: CliIO,

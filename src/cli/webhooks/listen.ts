@@ -9,7 +9,7 @@
 import { UsageError } from '../../api/errors.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { CommandInput } from '../command-spec.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { MOCK_DEFAULT_KEY } from '../settings/settings.js';
 import { secretFrom, toleranceFrom, wholeNumber } from './options.js';
 import { openRecordStream, streamingFormat } from './output.js';

@@ -9,11 +9,11 @@ import type { RequestSpec } from '../../api/types.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { ApiRecord } from '../../output/types.js';
 import type { CommandInput } from '../command-spec.js';
-import { chooseFormat, terminalWidth } from '../lists/export-pages.js';
+import { chooseFormat, terminalWidth } from '../export/export-pages.js';
 import { redactKey } from '../redact-key.js';
 import { MOCK_DEFAULT_KEY } from '../settings/settings.js';
-import type { Runtime } from '../runtime.js';
-import { exportList, writeSingle } from '../lists/single-record.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { exportList, writeSingle } from '../export/single-record.js';
 import { confirmOnTerminal } from './confirm.js';
 import { WEBHOOK_FILTER_PARAMS } from './filters.js';
 

@@ -12,8 +12,8 @@ import { LiveFileSink } from '../../output/live-file-sink.js';
 import type { Sink } from '../../output/sink.js';
 import { StdoutSink } from '../../output/stdout-sink.js';
 import type { ApiRecord, FormatName } from '../../output/types.js';
-import { terminalWidth } from '../lists/export-pages.js';
-import type { Runtime } from '../runtime.js';
+import { terminalWidth } from '../export/export-pages.js';
+import type { Runtime } from '../runtime/runtime.js';
 
 const NEWLINE = Buffer.from('\n');
 

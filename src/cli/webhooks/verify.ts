@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { NewsError, UsageError } from '../../api/errors.js';
 import { fileError } from '../../output/file-errors.js';
 import type { CommandInput } from '../command-spec.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { secretFrom, toleranceFrom } from './options.js';
 
 /** The body exactly as received: bytes, not re-encoded text. */

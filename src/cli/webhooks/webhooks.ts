@@ -5,7 +5,7 @@
  */
 import { STREAMING_FORMATS } from '../../output/formats.js';
 import type { CommandSpec } from '../command-spec.js';
-import { OUTPUT } from '../global-options.js';
+import { OUTPUT } from '../settings/global-options.js';
 import { WEBHOOK_FILTER_PARAMS as FILTER_PARAMS } from './filters.js';
 
 const manage = () => import('./manage.js');

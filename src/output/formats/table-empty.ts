@@ -2,7 +2,7 @@
  * What an empty table says on stderr, as `gh` does ("no open pull requests"):
  * a header alone reads like a broken command. Only for the table format
  * (json and jsonl pipelines get their `[]` or nothing, silently), said by
- * the one export path (cli/lists/export-pages.ts). Cheap: no table code.
+ * the one export path (cli/export/export-pages.ts). Cheap: no table code.
  */
 import type { RecordKind } from '../types.js';
 

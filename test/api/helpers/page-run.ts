@@ -4,7 +4,7 @@
  * was sent.
  */
 import { NewsClient } from '../../../src/api/client.js';
-import type { PaginateOptions, PagingEvent } from '../../../src/api/page-types.js';
+import type { PaginateOptions, PagingEvent } from '../../../src/api/paging/page-types.js';
 import { sleep } from '../../../src/api/sleep.js';
 import type { RequestSpec } from '../../../src/api/types.js';
 import type { FakeNews, Sent } from './fake-news.js';

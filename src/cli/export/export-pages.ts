@@ -1,0 +1,105 @@
+import type { ExportOptions, ExportResult } from '../../output/export.js';
+import type { PageSource } from '../../output/format-writer.js';
+import { UsageError } from '../../api/errors.js';
+import type { FormatName, RecordKind } from '../../output/types.js';
+import { counted } from '../runtime/reporter.js';
+import type { Runtime } from '../runtime/runtime.js';
+
+/** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
+export async function chooseFormat(
+  runtime: Runtime,
+  output: string | undefined = runtime.settings.output,
+): Promise<FormatName> {
+  const { format } = runtime.settings;
+  if (format !== undefined) return format;
+  if (output !== undefined && output !== '-') {
+    const { formatFromPath } = await import('../../output/index.js');
+    const fromPath = formatFromPath(output);
+    if (fromPath === undefined) {
+      // A directory (`-o /tmp`) or a path that cannot be written says so, not that the name has no extension.
+      const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
+      await resolveOutputTarget(output);
+      throw new UsageError(`cannot tell the format from the file name "${output}"`, {
+        hint: 'name the format with -f, e.g. -f csv',
+      });
+    }
+    return fromPath;
+  }
+  return runtime.io.stdout.isTTY ? 'table' : 'json';
+}
+
+/**
+ * The width tables and cards lay out for: `COLUMNS` when set (so a pipe or a
+ * log can ask for a width, as `ls` allows), else the terminal's, else 80. A
+ * terminal that reports 0 columns (`script`, some CI consoles) counts as none.
+ */
+export function terminalWidth(runtime: Runtime): number {
+  const fromEnv = Number(runtime.io.env['COLUMNS']);
+  if (Number.isInteger(fromEnv) && fromEnv >= 20) return fromEnv;
+  const tty = runtime.io.stdout.columns;
+  return tty !== undefined && tty > 0 ? tty : 80;
+}
+
+/** The export options every command shares, for one destination (undefined: stdout). */
+export function exportOptionsFor(
+  runtime: Runtime,
+  format: FormatName,
+  output: string | undefined,
+  kind: RecordKind,
+  title: string,
+): ExportOptions {
+  const { settings, io } = runtime;
+  return {
+    format,
+    output,
+    stdout: io.stdout,
+    stdoutIsTTY: io.stdout.isTTY === true,
+    kind,
+    fields: settings.fields,
+    sanitize: settings.sanitize,
+    terminalWidth: terminalWidth(runtime),
+    tableStyle: io.env['NEWS_TABLE_STYLE'] === 'box' ? 'box' : 'plain',
+    title,
+    // The in-process mock has no URL a feed reader could open.
+    linkBase: settings.mock ? undefined : settings.baseUrl,
+    warn: (m) => runtime.report.warn(m),
+    signal: runtime.signal,
+  };
+}
+
+/**
+ * The one path from records to stdout or a file: picks the format, passes the
+ * global output settings, and reports where the records went. `output`
+ * overrides -o (an expanded template, a partition file).
+ */
+export async function exportPages(
+  runtime: Runtime,
+  pages: PageSource,
+  kind: RecordKind,
+  title: string,
+  output: string | undefined = runtime.settings.output,
+  extra: Pick<ExportOptions, 'onUploaded' | 'emptyColumns'> = {},
+): Promise<ExportResult> {
+  const format = await chooseFormat(runtime, output);
+  const { exportRecords } = await import('../../output/index.js');
+  const result = await exportRecords(pages, {
+    ...exportOptionsFor(runtime, format, output, kind, title),
+    ...extra,
+  });
+  if (result.stoppedEarly) runtime.stdoutClosed = true;
+  if (result.path !== undefined)
+    runtime.report.notice(`wrote ${counted(result.records, 'record')} to ${result.path}`);
+  else runtime.report.debug(counted(result.records, 'record'));
+  // A header alone reads like a failure; a pipeline of json or jsonl gets nothing added.
+  if (
+    format === 'table' &&
+    result.path === undefined &&
+    result.records === 0 &&
+    !result.stoppedEarly
+  ) {
+    const { emptyTableNote } = await import('../../output/formats/table-empty.js');
+    const note = emptyTableNote(kind, title);
+    if (note !== undefined) runtime.report.notice(note);
+  }
+  return result;
+}
