@@ -57,12 +57,12 @@ const keepMetaUrl = {
 // Dependencies stay in node_modules (loaded lazily; some ship native or wasm
 // parts), but commander, which every start loads: bundled, it is one module of
 // start.cjs instead of five CommonJS files read, lexed and wrapped (~3 ms).
-// The MCP SDK too, with all it imports (ajv aside, below), in the chunks only
+// The MCP SDK too (server and core), with all it imports (ajv aside, below), in the chunks only
 // `news mcp` loads: ~90 modules read one by one made its first answer ~2×
 // slower (bench/mcp-startup.mjs). The project's own `zod` stays outside: its
 // `z` namespace would pull the whole of zod into the SDK's chunk, which
 // otherwise holds only the parts the SDK uses.
-const BUNDLED = /^(?:commander|@modelcontextprotocol\/sdk)(?:\/|$)/;
+const BUNDLED = /^(?:commander|@modelcontextprotocol\/(?:server|core))(?:\/|$)/;
 const dependenciesOutside = {
   name: 'dependencies-outside',
   setup(b) {
@@ -77,28 +77,29 @@ const dependenciesOutside = {
   },
 };
 
-// The SDK's Server makes an ajv validator when it is constructed, for the
-// answers to elicitation requests, which `news mcp` never sends: ajv (~150 KB,
-// a tenth of the time to the first answer) loads on first use instead, from
-// the SDK's own package.
+// The SDK's Server makes an ajv validator when it is constructed (through
+// the package's `_shims` entry), for the answers to elicitation requests,
+// which `news mcp` never sends: ajv (~150 KB, a tenth of the time to the
+// first answer) loads on first use instead, from the SDK's own package.
 const lazyAjv = {
   name: 'lazy-ajv',
   setup(b) {
     // Loaded by require() when first used, from node_modules.
-    b.onResolve({ filter: /^@modelcontextprotocol\/sdk\/validation\/ajv$/ }, (args) => ({
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/validators\/ajv$/ }, (args) => ({
       path: args.path,
       external: true,
     }));
-    b.onResolve({ filter: /[\\/]ajv-provider\.js$/ }, (args) =>
-      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer)
-        ? { path: args.path, namespace: 'lazy-ajv' }
-        : undefined,
-    );
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) => ({
+      path: args.path,
+      namespace: 'lazy-ajv',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-ajv' }, () => ({
       loader: 'js',
-      contents: `export class AjvJsonSchemaValidator {
+      contents: `import process from 'node:process';
+      export { process };
+      export class DefaultJsonSchemaValidator {
         getValidator(schema) {
-          this.real ??= new (require('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator)();
+          this.real ??= new (require('@modelcontextprotocol/server/validators/ajv').AjvJsonSchemaValidator)();
           return this.real.getValidator(schema);
         }
       }`,

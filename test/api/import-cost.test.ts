@@ -61,7 +61,7 @@ describe('news --help loads no table library', () => {
 
 describe('news --help loads no MCP SDK', () => {
   // The SDK and the zod it brings cost ~100 ms: only `news mcp` loads them, with import().
-  it('no static import path from src/cli/main.ts reaches @modelcontextprotocol/sdk or zod', () => {
+  it('no static import path from src/cli/main.ts reaches the MCP SDK (@modelcontextprotocol/server, core) or zod', () => {
     const { packages } = startupPackages();
     for (const [name, file] of packages) {
       expect(/^(@modelcontextprotocol\/sdk|zod)(\/|$)/.test(name), `${name} from ${file}`).toBe(

@@ -1,24 +1,34 @@
 /**
- * MCP over Streamable HTTP at /mcp (`news mcp --http`), with the SDK's
- * transport, one server per session (the `Mcp-Session-Id` the SDK issues;
- * sessions idle for 30 minutes are closed, http-sessions.ts).
- * Before any request reaches it: the Host and Origin headers must name the
+ * MCP over Streamable HTTP at /mcp (`news mcp --http`), both eras at one
+ * endpoint. A request carrying the 2026-07-28 `_meta` envelope is served by
+ * the SDK's per-request handler: a fresh server instance for the request, no
+ * session, so any replica answers it. A 2025-era request goes to
+ * legacy-sessions.ts: the session its `Mcp-Session-Id` names, a new one for an
+ * `initialize`, or a stateless answer.
+ * Before any request reaches either: the Host and Origin headers must name the
  * bound address (DNS-rebinding protection; 403), and with a token, the
  * `Authorization: Bearer` header must carry it (401). Off loopback a token
- * is required (exposure.ts, checked before anything starts).
+ * is required (exposure.ts, checked before anything starts). A body larger
+ * than 4 MiB is refused (413) unread.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { listenError } from '../commands/mock-serve.js';
-import { LOOPBACK } from './exposure.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
-import { HttpSessions } from './http-sessions.js';
+import { LOOPBACK } from './exposure.js';
+import { LegacySessions } from './legacy-sessions.js';
+import { paramsProblem } from './params-check.js';
 import { type Mirror, createMcpServer } from './server.js';
+import {
+  BodyTooLarge,
+  MAX_BODY_BYTES,
+  readBody,
+  sendWebResponse,
+  toWebRequest,
+} from './web-bridge.js';
 
 export interface HttpOptions {
   readonly host: string;
@@ -40,9 +50,15 @@ function allowedHosts(host: string, port: number): Set<string> | undefined {
   return new Set(names.map((n) => `${n.toLowerCase()}:${port}`));
 }
 
-function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers = {},
+  code = -32000,
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 function sameToken(header: string | undefined, token: string): boolean {
@@ -79,12 +95,10 @@ export async function serveHttp(
   options: HttpOptions,
   mirror: Mirror,
 ): Promise<void> {
-  const sessions = new HttpSessions<{ transport: StreamableHTTPServerTransport; server: Server }>(
-    async ({ transport, server }) => {
-      await transport.close();
-      await server.close();
-    },
-  );
+  const factory = () => createMcpServer(session, mirror);
+  const onerror = (error: Error) => mirror('debug', `MCP: ${error.message}`);
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
+  const legacy = new LegacySessions(factory, onerror);
   let hosts: Set<string> | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -92,29 +106,54 @@ export async function serveHttp(
     if (path !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
     const refused = refusal(req, hosts, options.token);
     if (refused !== undefined) return reply(res, refused.status, refused.message, refused.headers);
-    const id = req.headers['mcp-session-id'];
-    if (typeof id === 'string') {
-      const known = sessions.get(id);
-      if (known === undefined) {
-        return reply(res, 404, 'session not found (ended, or idle too long): initialize a new one');
+    let text: string | undefined;
+    if (req.method === 'POST') {
+      try {
+        text = await readBody(req);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        mirror('warning', `an HTTP request larger than ${MAX_BODY_BYTES} bytes was refused unread`);
+        res.setHeader('connection', 'close');
+        return reply(
+          res,
+          413,
+          `Request too large: the limit is ${MAX_BODY_BYTES} bytes`,
+          {},
+          -32600,
+        );
       }
-      res.once('close', sessions.begin(id));
-      return known.transport.handleRequest(req, res);
     }
-    // No session yet: a new server, kept when the request initialised one.
-    const server = createMcpServer(session, mirror);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (sid) => {
-        sessions.add(sid, { transport, server });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-    if (transport.sessionId === undefined) await server.close();
+    // Aborted when the client goes away: a running call stops with it.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const request = toWebRequest(req, text, gone.signal);
+    let body: unknown;
+    if (text !== undefined) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return reply(res, 400, 'Parse error: the body is not JSON', {}, -32700);
+      }
+    }
+    const wrong = paramsProblem(
+      String((body as { method?: unknown } | undefined)?.method ?? ''),
+      (body as { params?: unknown } | undefined)?.params,
+    );
+    const id = (body as { id?: unknown } | undefined)?.id;
+    if (wrong !== undefined && (typeof id === 'string' || typeof id === 'number')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message: wrong } }));
+      return;
+    }
+    // GET and DELETE are the 2025 session's (its stream, its end); the modern path answers 405.
+    const old =
+      req.method === 'POST'
+        ? await isLegacyRequest(request.clone())
+        : req.headers['mcp-session-id'] !== undefined;
+    const response = old
+      ? await legacy.handle(request, body, (ended) => res.once('close', ended))
+      : await modern.fetch(request);
+    await sendWebResponse(res, response);
   };
 
   const http = createServer((req, res) => {
@@ -138,7 +177,7 @@ export async function serveHttp(
     `MCP server ready${options.token === undefined ? '' : ' (bearer token required)'}; Ctrl-C stops it`,
   );
   const sweeper = setInterval(() => {
-    void sessions.sweep().then((closed) => {
+    void legacy.sweep().then((closed) => {
       if (closed > 0) mirror('info', `closed ${closed} idle HTTP session(s)`);
     });
   }, 60_000).unref();
@@ -147,7 +186,8 @@ export async function serveHttp(
     runtime.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   clearInterval(sweeper);
-  await sessions.closeAll();
+  await legacy.closeAll();
+  await modern.close();
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
 }

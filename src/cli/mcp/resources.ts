@@ -55,6 +55,11 @@ const DOCS: readonly (ResourceInfo & {
   },
 ];
 
+/** Whether a URI is one of the reference texts (fixed while the server runs). */
+export function isReference(uri: string): boolean {
+  return DOCS.some((d) => d.uri === uri);
+}
+
 const EXPORTS = 'news://exports/';
 /** Files larger than this are not read back through the protocol: they would flood a context. */
 const MAX_READ_BYTES = 8 * 1024 * 1024;

@@ -1,24 +1,18 @@
 /**
  * MCP over stdio, what desktop clients start: JSON-RPC on stdin and stdout,
- * nothing else on stdout. When stdin ends (the client closed it, or a
- * script piped a few requests in), every request already read is answered
- * first; then the server closes and the command ends, exit 0.
+ * nothing else on stdout. The SDK's serveStdio picks the connection's era
+ * from its first message (`server/discover` or a request carrying the
+ * 2026-07-28 `_meta` envelope: that revision; `initialize`: the 2025 era) and
+ * pins one server instance to it. The wire is line-transport.ts (hostile
+ * lines answered, stdin's end drained). When stdin ends, every request
+ * already read is answered first; then the server closes and the command
+ * ends, exit 0.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
+import { LineTransport } from './line-transport.js';
 import { type Mirror, createMcpServer } from './server.js';
-
-type Id = string | number;
-
-function requestId(message: JSONRPCMessage): Id | undefined {
-  return 'method' in message && 'id' in message ? message.id : undefined;
-}
-
-function responseId(message: JSONRPCMessage): Id | undefined {
-  return !('method' in message) && 'id' in message ? (message.id as Id) : undefined;
-}
 
 export async function serveStdio(
   session: Session,
@@ -26,48 +20,17 @@ export async function serveStdio(
   mirror: Mirror,
 ): Promise<void> {
   const { stdin, stdout } = runtime.io;
-  const server = createMcpServer(session, mirror);
-  const transport = new StdioServerTransport(stdin, stdout);
-  const pending = new Set<Id>();
-  let ended = false;
+  const transport = new LineTransport(stdin, stdout, (message) => mirror('warning', message));
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
-  const settleIfDone = () => {
-    if (ended && pending.size === 0) stop();
-  };
-
-  const onEnd = () => {
-    ended = true;
-    settleIfDone();
-  };
-  stdin.once('end', onEnd);
-  stdin.once('close', onEnd);
-  await server.connect(transport);
-  // Wrapped after connect, which installs the SDK's own handlers.
-  const receive = transport.onmessage;
-  transport.onmessage = (message: JSONRPCMessage) => {
-    const id = requestId(message);
-    if (id !== undefined) pending.add(id);
-    // A cancelled request gets no answer: nothing to wait for.
-    if ('method' in message && message.method === 'notifications/cancelled') {
-      const cancelled = (message.params as { requestId?: Id } | undefined)?.requestId;
-      if (cancelled !== undefined) pending.delete(cancelled);
-    }
-    receive?.(message);
-    settleIfDone();
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message: JSONRPCMessage) => {
-    await send(message);
-    const id = responseId(message);
-    if (id !== undefined) {
-      pending.delete(id);
-      settleIfDone();
-    }
-  };
-  if (stdin.readableEnded) onEnd();
+  const handle = serveSdkStdio(() => createMcpServer(session, mirror), {
+    transport,
+    // The SDK's own reports (a message it could not route): stderr with -v, never a stack.
+    onerror: (error) => mirror('debug', `MCP: ${error.message}`),
+  });
+  // serveStdio owns the transport's onclose; chained after it is set.
   const closed = transport.onclose;
   transport.onclose = () => {
     closed?.();
@@ -80,8 +43,6 @@ export async function serveStdio(
     await stopped;
   } finally {
     runtime.signal.removeEventListener('abort', onAbort);
-    stdin.off('end', onEnd);
-    stdin.off('close', onEnd);
-    await server.close();
+    await handle.close();
   }
 }
