@@ -75,6 +75,8 @@ function idOf(template: ResourceTemplateInfo, uri: string): string {
   }
 }
 
+const NOT_FOUND = /^error: no \w+ found\b/;
+
 function textOf(result: { content: { text: string }[] }): string {
   return result.content.map((c) => c.text).join('\n');
 }
@@ -92,7 +94,11 @@ export async function readByTemplate(
   const result = await callTool(session, binding, template.tool.args(id), context);
   const status = (result._meta['error'] as { status?: number } | undefined)?.status;
   if (result.isError === true) {
-    if (status === 404) throw new ResourceNotFoundError(uri);
+    // The directories answer an unknown id 404; the article endpoint answers
+    // fewer records, which the command reports as "no article found".
+    if (status === 404 || (status === undefined && NOT_FOUND.test(textOf(result)))) {
+      throw new ResourceNotFoundError(uri);
+    }
     // A value the tool refuses (an id of the wrong shape, the points budget)
     // is the caller's to fix; a failure of the service is the server's.
     throw new ProtocolError(
