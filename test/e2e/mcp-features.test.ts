@@ -123,7 +123,7 @@ describe('prompts', () => {
       name: 'compare_coverage',
       arguments: { story: 'rate cut', first: 'gb', second: 'bbc.co.uk' },
     });
-    const text = (got.messages[0]?.content as { text: string }).text;
+    const text = (got.messages[0]!.content as { text: string }).text;
     expect(text).toContain('"source.country.code": ["gb"]');
     expect(text).toContain('"source.domain": ["bbc.co.uk"]');
     const missing = await client
