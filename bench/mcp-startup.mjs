@@ -6,13 +6,16 @@
  * client, `initialize` for a 2025-era one; beside a bare `node -e 0` (spawn to
  * exit). Paired runs, one of each in turn, so machine load hits both; the
  * medians and the median of the per-pair ratios. Goal: within 2×.
- * Needs `npm run build`. Usage: node bench/mcp-startup.mjs [--runs 20]
+ * `--against OTHER/bin/news.js` also times another build's first `initialize`
+ * answer in the same rotation (an A/B on a loaded machine).
+ * Needs `npm run build`. Usage: node bench/mcp-startup.mjs [--runs 20] [--against BIN]
  * Exits 1 when the goal is missed.
  */
 import { spawn } from 'node:child_process';
-import { BIN, median, numberOption } from './lib.mjs';
+import { BIN, median, numberOption, option } from './lib.mjs';
 
 const RUNS = numberOption('runs', 20);
+const AGAINST = option('against', undefined);
 const GOAL = 2;
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: '2.0',
@@ -48,10 +51,10 @@ function bare() {
 }
 
 /** Milliseconds from spawn to the first stdout line of `news mcp --mock` (the answer to `first`). */
-function firstAnswer(first) {
+function firstAnswer(first, bin = BIN) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'mcp', '--mock'], {
+    const child = spawn(process.execPath, [bin, 'mcp', '--mock'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let out = '';
@@ -70,8 +73,8 @@ function firstAnswer(first) {
 
 await firstAnswer(INITIALIZE); // warm the file cache
 const ref = [];
-const times = { discover: [], initialize: [] };
-const ratios = { discover: [], initialize: [] };
+const times = { discover: [], initialize: [], against: [] };
+const ratios = { discover: [], initialize: [], against: [] };
 for (let i = 0; i < RUNS; i++) {
   const a = await bare();
   const d = await firstAnswer(DISCOVER);
@@ -81,6 +84,11 @@ for (let i = 0; i < RUNS; i++) {
   times.initialize.push(n);
   ratios.discover.push(d / a);
   ratios.initialize.push(n / a);
+  if (AGAINST !== undefined) {
+    const o = await firstAnswer(INITIALIZE, AGAINST);
+    times.against.push(o);
+    ratios.against.push(o / a);
+  }
 }
 console.log(`| measure | median ms | node -e 0 ms | ratio (median of ${RUNS} pairs) | goal |`);
 console.log('|---|---|---|---|---|');
@@ -88,9 +96,10 @@ let met = true;
 for (const [name, what] of [
   ['discover', 'first server/discover answer (2026-07-28)'],
   ['initialize', 'first initialize answer (2025 era)'],
+  ...(AGAINST === undefined ? [] : [['against', `${AGAINST}: first initialize answer`]]),
 ]) {
   const ratio = median(ratios[name]);
-  met &&= ratio <= GOAL;
+  if (name !== 'against') met &&= ratio <= GOAL;
   console.log(
     `| news mcp --mock: ${what} | ${median(times[name]).toFixed(0)} | ${median(ref).toFixed(0)} | ${ratio.toFixed(2)} | ≤ ${GOAL} ${ratio <= GOAL ? 'ok' : 'MISSED'} |`,
   );

@@ -2,7 +2,8 @@
 /**
  * Build step (build/bundle.mjs runs it in a process of its own): compiles
  * dist/bundle/start.cjs, runs in-process the commands whose start-up counts
- * (a dry run, a count and a search against the mock; `--help` is answered
+ * (a dry run, a count and a search against the mock, `news mcp`'s first
+ * answer in each protocol era; `--help` is answered
  * from the help models, bin/news.js, without start.cjs), then writes V8's
  * code caches of everything they compiled to dist/bundle/start.cache and
  * lazy.cache
@@ -37,6 +38,25 @@ const TRAINING = [
   ['count', '--mock', '--title', 'bitcoin'],
   ['search', '--mock', '--title', 'bitcoin', '--per-page', '5'],
 ];
+/** `news mcp`'s first answer, in each protocol era: what a client waits for before anything. */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'train', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const MCP_OPENINGS = [
+  { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: ENVELOPE } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'train', version: '1' },
+    },
+  },
+];
 
 const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 try {
@@ -53,6 +73,17 @@ try {
     };
     const code = await core.exports.run(argv, io);
     if (code !== 0) throw new Error(`news ${argv.join(' ')} exited ${code} while training`);
+  }
+  for (const opening of MCP_OPENINGS) {
+    const io = {
+      stdout: sink(),
+      stderr: sink(),
+      stdin: Readable.from([`${JSON.stringify(opening)}\n`]),
+      env,
+      now: () => new Date(),
+    };
+    const code = await core.exports.run(['mcp', '--mock'], io);
+    if (code !== 0) throw new Error(`news mcp (${opening.method}) exited ${code} while training`);
   }
   for (const [part, { script }] of core.compiled)
     writeFileSync(
