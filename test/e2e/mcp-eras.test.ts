@@ -4,7 +4,8 @@
  * and over Streamable HTTP, list the tools and find the ids `news search
  * --mock -f json` finds. Then two `news mcp --http` processes behind a
  * round-robin proxy: a 2026-07-28 client whose requests alternate between
- * them succeeds every time (no session to lose).
+ * them succeeds every time (no session to lose). The token and the Host and
+ * Origin checks hold for 2026-07-28 requests too.
  */
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_KINDS,
   type Connected,
+  V2Client,
+  V2Http,
   connectHttpAs,
   connectStdioAs,
   resultIds,
@@ -111,6 +114,60 @@ describe('news mcp --http, each client', () => {
       await listsAndSearches(connected);
     }, 30_000);
   }
+});
+
+describe('news mcp --http --token, 2026-07-28', () => {
+  it('a request without the token gets 401 and a client with it is served', async () => {
+    const run = spawnCollecting(
+      process.execPath,
+      [BIN, 'mcp', '--http', '--port', '0', '--mock', '--token', 'sesame'],
+      serverEnv(),
+    );
+    try {
+      for (let i = 0; i < 300 && !run.stdout().includes('\n'); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const url = run.stdout().trim();
+      const discover = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      };
+      const without = await fetch(url, { method: 'POST', headers, body: JSON.stringify(discover) });
+      expect(without.status).toBe(401);
+      const foreign = await fetch(url.replace('127.0.0.1', 'localhost'), {
+        method: 'POST',
+        headers: { ...headers, authorization: 'Bearer sesame', origin: 'http://evil.example' },
+        body: JSON.stringify(discover),
+      });
+      expect(foreign.status).toBe(403);
+      const client = new V2Client(
+        { name: 'news-tests', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(
+        new V2Http(new URL(url), { requestInit: { headers: { authorization: 'Bearer sesame' } } }),
+      );
+      const result = await client.callTool({ name: 'search_news', arguments: SEARCH });
+      expect(resultIds(result)).toEqual(expected);
+      await client.close();
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exit;
+    }
+  }, 30_000);
 });
 
 /** A proxy on 127.0.0.1 sending each request to the next backend in turn; counts what each got. */

@@ -15,6 +15,8 @@ import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/s
 import { serverEnv } from './mcp.js';
 import { BIN } from './spawn.js';
 
+export { V2Client, V2Http };
+
 export type ClientKind = 'v2-pinned' | 'v2-auto' | 'v1';
 export const CLIENT_KINDS: readonly ClientKind[] = ['v2-pinned', 'v2-auto', 'v1'];
 
