@@ -3,8 +3,9 @@
  * 2026-07-28 over stdio: records read by resource template (the tool's
  * record, resource-not-found for an id the service does not know),
  * completions from the parameter table and the suggest endpoints, the
- * prompts; and the 2026-07-28 cache hints on the wire (raw lines), absent
- * from the same answers in the 2025 era.
+ * prompts; and on the wire (raw lines) the 2026-07-28 cache hints, absent
+ * from the same answers in the 2025 era, and log messages only at the level a
+ * 2026-07-28 request names.
  */
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -162,6 +163,31 @@ describe('cache hints', () => {
       expect(result(id)).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
     }
     expect(result(4)).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  }, 30_000);
+
+  it("log messages follow each 2026-07-28 request's own level, none without one", async () => {
+    // An id not found among found ones is a warning (the command line's "not found: …").
+    const call = (id: number, level?: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'get_articles',
+        arguments: { ids: [500000002, 1] },
+        _meta: { ...ENVELOPE, ...(level ? { 'io.modelcontextprotocol/logLevel': level } : {}) },
+      },
+    });
+    const logs = async (level?: string) =>
+      (await rawSession(['--mock'], [call(1, level)])).messages.filter(
+        (m) => m['method'] === 'notifications/message',
+      );
+    expect(await logs()).toEqual([]);
+    expect(await logs('error')).toEqual([]);
+    const [warning] = await logs('info');
+    expect(warning?.['params']).toMatchObject({ level: 'warning', logger: 'news' });
+    expect(String((warning!['params'] as { data: unknown }).data)).toMatch(
+      /not found: article id 1/,
+    );
   }, 30_000);
 
   it('2025-era answers carry no cache fields', async () => {
