@@ -70,12 +70,15 @@ describe('news mcp over stdio, hostile lines', () => {
       }),
       huge,
       ping(10),
+      // Past the SDK's own 10 MiB buffer, which used to end the server silently.
+      `{"jsonrpc":"2.0","id":78,"method":"ping","params":{"pad":"${'p'.repeat(24 * 1024 * 1024)}"}}`,
+      ping(11),
     ]);
     expect(run.code, run.stderr).toBe(0);
     const byId = (id: unknown) => run.messages.find((m) => m['id'] === id);
     const nullIds = run.messages.filter((m) => m['id'] === null).map((m) => errorOf(m)?.code);
     // Not JSON, a batch, id null, the line too long: answered to id null.
-    expect(nullIds.sort()).toEqual([-32700, -32600, -32600, -32600].sort());
+    expect(nullIds.sort()).toEqual([-32700, -32600, -32600, -32600, -32600].sort());
     expect(errorOf(byId(6))?.code).toBe(-32600);
     expect(errorOf(byId(6))?.message).toMatch(/params/);
     expect(errorOf(byId(8))?.code).toBe(-32600);
@@ -85,8 +88,10 @@ describe('news mcp over stdio, hostile lines', () => {
       /Invalid params: params\.arguments must be an object/,
     );
     expect(byId(77)).toBeUndefined();
-    // The request after them all is answered.
+    expect(byId(78)).toBeUndefined();
+    // The requests after them are answered.
     expect(byId(10)?.['result']).toEqual({});
+    expect(byId(11)?.['result']).toEqual({});
     expect(run.stderr).toMatch(/longer than \d+ bytes was refused/);
     expect(run.stdout + run.stderr).not.toMatch(STACK);
   }, 30_000);
