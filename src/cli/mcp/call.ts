@@ -11,9 +11,12 @@ import type { FormatName } from '../../output/types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { parseArguments } from './arguments.js';
 import { type LogLevel, callRuntime } from './call-runtime.js';
+import { continuation } from './continuation.js';
 import { exportPath } from './export-folder.js';
 import { CallTap, guardClient } from './guarded-client.js';
+import type { PageCache } from './page-cache.js';
 import type { PointsBudget } from './points.js';
+import { DEFAULT_MAX_RESULT_CHARS, fitResult } from './result-budget.js';
 import { type ToolResult, failure, listContent, renderList, success } from './result.js';
 import { ARTICLE_FIELDS, type ToolBinding } from './tools.js';
 
@@ -27,6 +30,10 @@ export interface Session {
   readonly parent: Runtime;
   /** The client every call shares (started on first use: the mock, undici). */
   readonly client: () => Promise<NewsClient>;
+  /** `--max-result-chars`: the most characters a result's text or structuredContent holds. */
+  readonly maxResultChars?: number | undefined;
+  /** Pages paid for, kept for calls that continue them (`next` after a cut result). */
+  readonly pages?: PageCache | undefined;
 }
 
 /** What the protocol gives a call. */
@@ -62,11 +69,19 @@ export async function callTool(
   const { parent, budget } = session;
   const secret = parent.settings.apiKey;
   const tap = new CallTap();
-  const meta = () => ({ ...budget.meta(), points_call: tap.points });
+  const meta = () => ({
+    ...budget.meta(),
+    points_call: tap.points,
+    ...(tap.fromCache ? { from_pages_in_hand: true } : {}),
+  });
   let output: string | undefined;
   try {
     const call = parseArguments(binding, args);
     tap.wantCount = call.countTotal;
+    if (!binding.exports) {
+      tap.cache = session.pages;
+      tap.continues = call.page > 1;
+    }
     output = binding.exports ? await exportPath(session.exportDir, args['output']) : undefined;
     const format = output === undefined ? 'json' : exportFormat(args['format'], output);
     const fields =
@@ -109,7 +124,22 @@ export async function callTool(
       return success(content, text, meta(), secret);
     }
     const content = listContent(binding, call, run.stdout(), tap, run.notes);
-    return success(content, renderList(binding.definition.name, content), meta(), secret);
+    const max = session.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    const name = binding.definition.name;
+    const words = { max, noun: binding.articles ? 'articles' : 'records' };
+    const fitted = fitResult(content, {
+      max,
+      articles: binding.articles,
+      render: (c) => renderList(name, c, words),
+      next: continuation(binding, call, {
+        inHand: (content['results'] as unknown[]).length,
+        more: content['has_more'] === true,
+        cache: session.pages,
+        listKey: tap.listKey,
+        fromCache: tap.fromCache,
+      }),
+    });
+    return success(fitted.content, fitted.text, meta(), secret);
   } catch (error) {
     // An export of every page spools beside its file to be resumed (cron/checkpoint.ts);
     // a tool call cannot resume, so a failed or cancelled one leaves nothing behind.

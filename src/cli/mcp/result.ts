@@ -11,6 +11,7 @@ import { searchParamByFlag } from '../../params/registry.js';
 import { describeFailure } from '../exit-codes.js';
 import type { ParsedCall } from './arguments.js';
 import type { CallTap } from './guarded-client.js';
+import { budgetLine } from './result-budget.js';
 import type { ToolBinding } from './tools.js';
 
 export interface ToolResult {
@@ -75,9 +76,11 @@ export function listContent(
     more = tap.capped || (last !== undefined && (last.hasNext || last.held > last.records));
     matched = before + results.length;
     exact = !more;
-  } else if (call.limit !== undefined && results.length > call.limit) {
-    results = results.slice(0, call.limit);
-    more = true;
+  } else if (call.limit !== undefined) {
+    // A list the endpoint answers whole: `page` (given by `next`) picks a later part of it.
+    const start = (call.page - 1) * call.limit;
+    more = results.length > start + call.limit;
+    if (start > 0 || more) results = results.slice(start, start + call.limit);
   }
   if (call.fields === undefined) results = results.map(shorten);
   if (binding.endpoint.path === '/v1/news/count' && typeof value === 'number') matched = value;
@@ -97,8 +100,17 @@ export function listContent(
   };
 }
 
-/** The text content: one line of counts, then one compact JSON line per record. */
-export function renderList(name: string, content: Record<string, unknown>): string {
+/** How the text's first line names the records and the budget, when a result was cut. */
+export interface CutWords {
+  readonly max: number;
+  readonly noun: string;
+}
+
+/**
+ * The text content: when the result was cut, a line saying so and how to
+ * continue; one line of counts; then one compact JSON line per record.
+ */
+export function renderList(name: string, content: Record<string, unknown>, cut?: CutWords): string {
   const results = content['results'] as unknown[];
   const more = content['has_more'] === true;
   const matched = `${content['matched_exact'] === true ? '' : 'at least '}${String(content['matched'])} matched`;
@@ -106,7 +118,8 @@ export function renderList(name: string, content: Record<string, unknown>): stri
     content['next_page'] === undefined ? '' : `; next: page ${String(content['next_page'])}`;
   const head = `${name}: ${results.length} result${results.length === 1 ? '' : 's'}, ${matched}${more ? `, more remain${next}` : ''}`;
   const notes = ((content['notes'] as string[] | undefined) ?? []).map((n) => `note: ${n}`);
-  return [head, ...notes, ...results.map((r) => JSON.stringify(r))].join('\n');
+  const first = cut === undefined ? [] : budgetLine(content, cut.max, cut.noun);
+  return [...first, head, ...notes, ...results.map((r) => JSON.stringify(r))].join('\n');
 }
 
 export function success(

@@ -10,7 +10,9 @@ import { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
 import type { LogLevel } from './call-runtime.js';
 import { openExportFolder } from './export-folder.js';
+import { PageCache } from './page-cache.js';
 import { PointsBudget } from './points.js';
+import { DEFAULT_MAX_RESULT_CHARS, MIN_RESULT_CHARS } from './result-budget.js';
 import type { Mirror } from './server.js';
 import { buildTools } from './tools.js';
 
@@ -49,6 +51,14 @@ export async function serveMcp(
     }
   }
   const maxPoints = wholeNumber('--max-points', text(o, 'maxPoints'));
+  const maxResultChars =
+    wholeNumber('--max-result-chars', text(o, 'maxResultChars')) ?? DEFAULT_MAX_RESULT_CHARS;
+  if (maxResultChars < MIN_RESULT_CHARS) {
+    throw new UsageError(
+      `--max-result-chars must be at least ${MIN_RESULT_CHARS} (got ${maxResultChars})`,
+      { hint: 'a result must hold its counts and one shortened record' },
+    );
+  }
   const port = wholeNumber('--port', text(o, 'port'), 65535) ?? DEFAULT_PORT;
   const token = text(o, 'token') ?? (runtime.io.env['NEWS_MCP_TOKEN'] || undefined);
   const host = text(o, 'host') ?? '127.0.0.1';
@@ -78,6 +88,8 @@ export async function serveMcp(
     exportDir,
     parent: runtime,
     client: () => clients.client(),
+    maxResultChars,
+    pages: new PageCache(),
   };
   // stderr, as the command line writes it: warnings always, the rest with -v.
   const mirror: Mirror = (level: LogLevel, message: string) => {
