@@ -1,12 +1,21 @@
 import { redactKey } from '../redact-key.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { RECORD_FORMATS } from '../settings/global-options.js';
 import { writeSingle } from '../export/single-record.js';
+
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'GET',
+  path: '/v1/balance',
+  returns: 'record',
+  tool: { name: 'balance' },
+};
 
 export const balance: CommandSpec = {
   name: 'balance',
   group: 'account',
-  summary: 'points and plan of the key (GET /v1/balance)',
+  api: API,
+  summary: summaryOf('points and plan of the key', API),
   raw: true,
   formats: RECORD_FORMATS,
   examples: ['news balance', 'news balance -f json', 'news balance --profile work'],

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { exportList } from '../export/single-record.js';
 
 interface EventTypes {
@@ -6,10 +6,19 @@ interface EventTypes {
   event_types?: { code: string; category: string }[];
 }
 
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'GET',
+  path: '/v1/news/event-types',
+  returns: 'records',
+  tool: { name: 'list_event_types' },
+};
+
 export const eventTypes: CommandSpec = {
   name: 'event-types',
   group: 'directories',
-  summary: 'valid event types and their categories (GET /v1/news/event-types)',
+  api: API,
+  summary: summaryOf('valid event types and their categories', API),
   raw: true,
   examples: ['news event-types', 'news event-types -f csv', 'news event-types --raw'],
   async run(input, runtime) {

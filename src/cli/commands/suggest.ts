@@ -1,5 +1,5 @@
 import type { ApiRecord } from '../../output/types.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { harvestSuggestions, rememberValues } from '../completion/cache.js';
 import { chooseFormat } from '../export/export-pages.js';
 import { exportList } from '../export/single-record.js';
@@ -27,9 +27,16 @@ function row(item: ApiRecord): ApiRecord {
 }
 
 function suggestCommand(kind: SuggestKind): CommandSpec {
+  const api: ApiOperation = {
+    method: 'GET',
+    path: `/v1/suggest/${kind}`,
+    returns: 'records',
+    tool: { name: `suggest_${kind}` },
+  };
   return {
     name: kind,
-    summary: `${kind} whose name starts with PREFIX; ids for ${RESOLVES[kind]} (GET /v1/suggest/${kind})`,
+    api,
+    summary: summaryOf(`${kind} whose name starts with PREFIX; ids for ${RESOLVES[kind]}`, api),
     args: [{ name: 'prefix', description: 'the start of a name' }],
     raw: true,
     options: [{ flags: '--ids', description: 'print only the ids, one per line (for scripts)' }],

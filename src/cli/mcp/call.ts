@@ -123,7 +123,7 @@ export async function callTool(
       const text = `export_news: wrote ${tap.records} record${tap.records === 1 ? '' : 's'} to ${output} (${format}, ${tap.points} point${tap.points === 1 ? '' : 's'})`;
       return success(content, text, meta(), secret);
     }
-    const content = listContent(binding, call, run.stdout(), tap, run.notes);
+    const content = listContent(binding, call, run.records, tap, run.notes);
     const max = session.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     const name = binding.definition.name;
     const words = { max, noun: binding.articles ? 'articles' : 'records' };

@@ -25,24 +25,6 @@ export interface ToolResult {
 /** An article's description in a result: a glance, not the article. */
 const DESCRIPTION_CHARS = 300;
 
-function parsed(stdout: string): unknown {
-  const text = stdout.trim();
-  if (text === '') return [];
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function recordsOf(binding: ToolBinding, value: unknown): ApiRecord[] {
-  if (binding.endpoint.path === '/v1/news/count') return [{ count: value }];
-  if (binding.endpoint.path === '/ping') return [{ answer: value }];
-  if (Array.isArray(value)) return value as ApiRecord[];
-  if (typeof value === 'object' && value !== null) return [value as ApiRecord];
-  return [{ value }];
-}
-
 /** A record's whole text, left out unless `fields` asks for it (raw articles carry theirs). */
 const LONG_TEXT = ['body', 'body_html'];
 
@@ -56,16 +38,15 @@ function shorten(record: ApiRecord): ApiRecord {
   return out;
 }
 
-/** structuredContent of a read tool, from what the command printed and the pages it read. */
+/** structuredContent of a read tool, from the records the command handed over and the pages it read. */
 export function listContent(
   binding: ToolBinding,
   call: ParsedCall,
-  stdout: string,
+  records: readonly ApiRecord[],
   tap: CallTap,
   notes: readonly string[],
 ): Record<string, unknown> {
-  const value = parsed(stdout);
-  let results = recordsOf(binding, value);
+  let results = [...records];
   // A list the endpoint answers whole (suggest, trends, event types) is counted before the cut.
   let matched = results.length;
   let more = false;
@@ -83,7 +64,8 @@ export function listContent(
     if (start > 0 || more) results = results.slice(start, start + call.limit);
   }
   if (call.fields === undefined) results = results.map(shorten);
-  if (binding.endpoint.path === '/v1/news/count' && typeof value === 'number') matched = value;
+  const count = results[0]?.['count'];
+  if (binding.returns === 'count' && typeof count === 'number') matched = count;
   if (tap.expected !== undefined && call.countTotal) {
     matched = tap.expected;
     exact = true;
