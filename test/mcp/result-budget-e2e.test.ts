@@ -207,4 +207,16 @@ describe('the result budget, with the mock', () => {
     );
     expect(names(second)).not.toBe(names(first));
   });
+
+  it('continues articles by id from the list in hand, paying once', async () => {
+    const args = { ids: ARGS['get_articles']!['ids'], limit: 10 };
+    const first = await call(usual.client, 'get_articles', args);
+    expect(first._meta!['points_call']).toBeGreaterThan(0);
+    const next = first.structuredContent!['next'] as Record<string, unknown>;
+    expect(next).toEqual({ page: 2 });
+    const second = await call(usual.client, 'get_articles', { ...args, ...next });
+    expect(second._meta).toMatchObject({ points_call: 0, from_pages_in_hand: true });
+    const all = await call(usual.client, 'get_articles', { ...args, limit: 20 });
+    expect([...ids(first), ...ids(second)]).toEqual(ids(all));
+  });
 });

@@ -38,7 +38,7 @@ export const article: CommandSpec = {
     // every page is fetched, since a plan's per_page cap (Free 10) can split them.
     const exported = await runList(
       runtime,
-      { method: 'POST', path: '/v1/news/article', body: { id: ids } },
+      { method: API.method, path: API.path, body: { id: ids } },
       'article',
       { all: true, limit: undefined, placement: 'body' },
       input.options['raw'] === true,

@@ -20,7 +20,7 @@ export const balance: CommandSpec = {
   formats: RECORD_FORMATS,
   examples: ['news balance', 'news balance -f json', 'news balance --profile work'],
   async run(input, runtime) {
-    const spec = { method: 'GET', path: '/v1/balance' } as const;
+    const spec = { method: API.method, path: API.path };
     // Not runtime.send's raw path: even --raw must not print the key the server echoes.
     const response = await runtime.send<Record<string, unknown>>(spec);
     if (response === null) return;

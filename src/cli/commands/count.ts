@@ -41,7 +41,7 @@ export const count: CommandSpec = {
     const lookup = (name: string) => COUNT_PARAMS.find((d) => d.name === name);
     const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
     const body = await resolveNames(checked, input, runtime, lookup);
-    const spec = { method: 'POST', path: '/v1/news/count', body } as const;
+    const spec = { method: API.method, path: API.path, body };
     const response = await runtime.send<{ count?: unknown }>(spec, input.options['raw'] === true);
     if (response === null) return;
     const value = response.body.count;

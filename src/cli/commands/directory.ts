@@ -103,7 +103,7 @@ const journalistArticles: CommandSpec = {
   async run(input, runtime) {
     const ids = idArguments(input.args, 'author.id', 'author.id');
     runtime.report.debug(`${MERGED_BY_NAME}; author.id searches only the record(s) ${ids}`);
-    await runArticleFeed(input, runtime, '/v1/news/everything', SEARCH_PARAMS, {
+    await runArticleFeed(input, runtime, JOURNALIST_ARTICLES.path, SEARCH_PARAMS, {
       'author.id': ids,
     });
   },
@@ -136,7 +136,7 @@ function directoryCommand(kind: DirectoryKind, summary: string): CommandSpec {
       if (kind === 'journalists') runtime.report.debug(MERGED_BY_NAME);
       const records = await runList(
         runtime,
-        { method: 'GET', path: `/v1/${kind}`, query },
+        { method: api.method, path: api.path, query },
         RECORD_KIND[kind],
         pagingFrom(input.options, 'query'),
         input.options['raw'] === true,

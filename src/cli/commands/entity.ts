@@ -33,7 +33,7 @@ export const entity: CommandSpec = {
     runArticleFeed(
       input,
       runtime,
-      `/v1/news/entity/${numericId(input.args[0], 'the entity id')}`,
+      API.path.replace('ID', numericId(input.args[0], 'the entity id')),
       SEARCH_PARAMS,
     ),
   ),

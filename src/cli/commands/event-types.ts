@@ -22,7 +22,7 @@ export const eventTypes: CommandSpec = {
   raw: true,
   examples: ['news event-types', 'news event-types -f csv', 'news event-types --raw'],
   async run(input, runtime) {
-    const spec = { method: 'GET', path: '/v1/news/event-types' } as const;
+    const spec = { method: API.method, path: API.path };
     const response = await runtime.send<EventTypes>(spec, input.options['raw'] === true);
     if (response === null) return;
     // Grouped by category, then by code, so the table reads as a list per category.

@@ -58,7 +58,7 @@ export const factCheck: CommandSpec = {
         { hint: 'the service would silently check only the first of id, text, claim' },
       );
     }
-    const spec = { method: 'POST', path: '/v1/fact-check', body } as const;
+    const spec = { method: API.method, path: API.path, body };
     const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
     if (response === null) return;
     const answer = (

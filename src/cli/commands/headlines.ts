@@ -27,6 +27,6 @@ export const headlines: CommandSpec = {
     'news headlines --category-id medtop:04000000 --limit 20 -f csv',
   ],
   run: withRunLog('headlines', (input, runtime) =>
-    runArticleFeed(input, runtime, '/v1/news/top-headlines', SEARCH_PARAMS),
+    runArticleFeed(input, runtime, API.path, SEARCH_PARAMS),
   ),
 };

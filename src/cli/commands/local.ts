@@ -36,7 +36,7 @@ export const local: CommandSpec = {
     'news local --location-bbox 51.28,51.69,-0.51,0.33 --is-breaking',
   ],
   run: withRunLog('local', (input, runtime) =>
-    runArticleFeed(input, runtime, '/v1/news/local', PARAMS, {}, (body) => {
+    runArticleFeed(input, runtime, API.path, PARAMS, {}, (body) => {
       // Without a place the service has nothing to search around; refuse before spending a point.
       if ((body['lat'] === undefined) !== (body['lng'] === undefined)) {
         throw new UsageError(

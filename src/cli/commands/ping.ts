@@ -29,7 +29,7 @@ export const ping: CommandSpec = {
   async run(_input, runtime) {
     // /ping takes no key: a health check from cron must not need one.
     runtime.keyOptional = true;
-    const spec = { method: 'GET', path: '/ping' } as const;
+    const spec = { method: API.method, path: API.path };
     const started = performance.now();
     const response = await runtime.send<unknown>(spec);
     if (response === null) return;

@@ -35,7 +35,7 @@ export const raw: CommandSpec = {
     // Raw rows are not enriched articles: every format shows them as they come.
     await runList(
       runtime,
-      { method: 'POST', path: '/v1/news/raw', body },
+      { method: API.method, path: API.path, body },
       'generic',
       pagingFrom(input.options, 'body'),
       input.options['raw'] === true,

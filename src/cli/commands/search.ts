@@ -47,7 +47,7 @@ export const search: CommandSpec = {
     );
     await runList(
       runtime,
-      { method: 'POST', path: '/v1/news/everything', body },
+      { method: API.method, path: API.path, body },
       'article',
       pagingFrom(input.options, 'body'),
       input.options['raw'] === true,

@@ -30,7 +30,7 @@ export const story: CommandSpec = {
     runArticleFeed(
       input,
       runtime,
-      `/v1/news/story/${numericId(input.args[0], 'the article id')}`,
+      API.path.replace('ID', numericId(input.args[0], 'the article id')),
       STORY_PARAMS,
     ),
   ),

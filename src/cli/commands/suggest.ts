@@ -45,11 +45,7 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
       `news suggest ${kind} ${kind === 'topics' ? 'sci' : kind === 'entities' ? 'fed' : 'tech'} --ids`,
     ],
     async run(input, runtime) {
-      const spec = {
-        method: 'GET',
-        path: `/v1/suggest/${kind}`,
-        query: { prefix: input.args[0] ?? '' },
-      } as const;
+      const spec = { method: api.method, path: api.path, query: { prefix: input.args[0] ?? '' } };
       const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
       if (response === null) return;
       const items = (Array.isArray(response.body) ? response.body : []).filter(

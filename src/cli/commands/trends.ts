@@ -43,7 +43,7 @@ export const trends: CommandSpec = {
         hint: 'for example --compare-window 7DAYS',
       });
     }
-    const spec = { method: 'POST', path: '/v1/news/trends', body } as const;
+    const spec = { method: API.method, path: API.path, body };
     const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
     if (response === null) return;
     if (response.mode === 'test') {

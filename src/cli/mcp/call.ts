@@ -81,6 +81,7 @@ export async function callTool(
     if (!binding.exports) {
       tap.cache = session.pages;
       tap.continues = call.page > 1;
+      tap.wholeList = binding.list && !binding.pages;
     }
     output = binding.exports ? await exportPath(session.exportDir, args['output']) : undefined;
     const format = output === undefined ? 'json' : exportFormat(args['format'], output);

@@ -47,6 +47,8 @@ export class CallTap {
   cache: PageCache | undefined;
   /** The call asks for a later part of a list the endpoint answers whole (a `page` past 1). */
   continues = false;
+  /** The call reads a list whole, in as many requests as it takes (articles by id). */
+  wholeList = false;
   /** The list the call's page belongs to (page-cache.ts's key), once it paged. */
   listKey: string | undefined;
   /** Some of the call's records came from pages in hand: nothing was paid for them. */
@@ -213,7 +215,33 @@ export function guardClient(
     if (cache !== undefined && options.maxPages === 1 && options.perPage !== undefined) {
       return onePage<R>(spec, options, cache, options.perPage);
     }
+    if (cache !== undefined && tap.wholeList) return wholeList<R>(spec, options, cache);
     return guardedPages<R>(spec, options);
+  }
+
+  /** A list read whole in several requests: kept, and read again from there by a later `page`. */
+  async function* wholeList<R>(
+    spec: PageRequest,
+    options: PaginateOptions,
+    cache: PageCache,
+  ): AsyncGenerator<Page<R>, void, undefined> {
+    const key = `whole ${listKey(spec)}`;
+    const kept = tap.continues ? (cache.list(key) as Page<R>[] | undefined) : undefined;
+    if (kept !== undefined) {
+      needKey(spec.path);
+      tap.fromCache = true;
+      for (const page of kept) {
+        const usage = { ...page.response.usage, 'x-points-used': '0' };
+        yield { ...page, response: { ...page.response, usage } };
+      }
+      return;
+    }
+    const pages: Page<R>[] = [];
+    for await (const page of guardedPages<R>(spec, options)) {
+      pages.push(page);
+      yield page;
+    }
+    cache.putList(key, pages);
   }
 
   async function* guardedPages<R>(

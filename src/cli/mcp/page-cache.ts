@@ -67,6 +67,7 @@ export class PageCache {
   private count = 0;
   /** Whole answers of lists the endpoint answers at once, read again by a call for a later `page`. */
   private readonly answers = new Map<string, { response: ApiResponse<unknown>; at: number }>();
+  private readonly lists = new Map<string, { pages: readonly unknown[]; at: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -75,6 +76,19 @@ export class PageCache {
     this.answers.set(key, { response, at: this.now() });
     // A Map keeps insertion order: the first key is the oldest.
     while (this.answers.size > ENTRIES) this.answers.delete(this.answers.keys().next().value!);
+  }
+
+  /** Every page of a list read whole in several requests (articles by id), in order. */
+  putList(key: string, pages: readonly unknown[]): void {
+    this.lists.delete(key);
+    this.lists.set(key, { pages, at: this.now() });
+    while (this.lists.size > ENTRIES) this.lists.delete(this.lists.keys().next().value!);
+  }
+
+  list(key: string): readonly unknown[] | undefined {
+    const held = this.lists.get(key);
+    if (held === undefined || held.at < this.now() - LIFETIME_MS) return undefined;
+    return held.pages;
   }
 
   answer(key: string): ApiResponse<unknown> | undefined {
