@@ -208,6 +208,21 @@ describe('the result budget, with the mock', () => {
     expect(names(second)).not.toBe(names(first));
   });
 
+  it('refuses a budget too small to hold a result, before serving', async () => {
+    for (const value of ['100', 'lots']) {
+      const run = await runToEnd(
+        process.execPath,
+        [BIN, 'mcp', '--mock', '--max-result-chars', value],
+        serverEnv(),
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /^error: --max-result-chars must be a whole number of at least 2000/,
+      );
+      expect(run.stdout).toBe('');
+    }
+  });
+
   it('continues articles by id from the list in hand, paying once', async () => {
     const args = { ids: ARGS['get_articles']!['ids'], limit: 10 };
     const first = await call(usual.client, 'get_articles', args);

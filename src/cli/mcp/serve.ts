@@ -34,6 +34,21 @@ function wholeNumber(flag: string, value: string | undefined, max?: number): num
   return n;
 }
 
+/** `--max-result-chars`: a whole number, large enough for a result's counts and one shortened record. */
+function resultChars(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESULT_CHARS;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < MIN_RESULT_CHARS) {
+    throw new UsageError(
+      `--max-result-chars must be a whole number of at least ${MIN_RESULT_CHARS} (got "${value}")`,
+      {
+        hint: `the default is ${DEFAULT_MAX_RESULT_CHARS}; a host with a larger context takes more`,
+      },
+    );
+  }
+  return n;
+}
+
 export async function serveMcp(
   registry: readonly CommandSpec[],
   input: CommandInput,
@@ -51,14 +66,7 @@ export async function serveMcp(
     }
   }
   const maxPoints = wholeNumber('--max-points', text(o, 'maxPoints'));
-  const maxResultChars =
-    wholeNumber('--max-result-chars', text(o, 'maxResultChars')) ?? DEFAULT_MAX_RESULT_CHARS;
-  if (maxResultChars < MIN_RESULT_CHARS) {
-    throw new UsageError(
-      `--max-result-chars must be at least ${MIN_RESULT_CHARS} (got ${maxResultChars})`,
-      { hint: 'a result must hold its counts and one shortened record' },
-    );
-  }
+  const maxResultChars = resultChars(text(o, 'maxResultChars'));
   const port = wholeNumber('--port', text(o, 'port'), 65535) ?? DEFAULT_PORT;
   const token = text(o, 'token') ?? (runtime.io.env['NEWS_MCP_TOKEN'] || undefined);
   const host = text(o, 'host') ?? '127.0.0.1';
