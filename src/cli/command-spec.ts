@@ -85,10 +85,20 @@ export function summaryOf(what: string, api: ApiOperation, after = ''): string {
 /** The headings of `news --help`; a command without one is listed under "tools". */
 export type CommandGroup = 'search' | 'directories' | 'live' | 'account' | 'tools';
 
-/** What a handler receives: its arguments, its own options, and the API parameters the user gave. */
-export interface CommandInput {
+/** What commander hands a handler as its options: camelCased flag names and their values. */
+export type OptionValues = Readonly<Record<string, unknown>>;
+
+/** The options of a command whose only own flag its handler reads is --raw. */
+export type RawOption = { readonly raw?: boolean };
+
+/**
+ * What a handler receives: its arguments, its own options, and the API
+ * parameters the user gave. `O` names the options a handler reads, typed
+ * (`{ raw?: boolean; section?: string }`), where a command declares them.
+ */
+export interface CommandInput<O extends OptionValues = OptionValues> {
   readonly args: readonly string[];
-  readonly options: Readonly<Record<string, unknown>>;
+  readonly options: O;
   /** Parameter flags and `--param` assignments, unvalidated, in the order the table lists them. */
   readonly params: readonly RawParam[];
 }
@@ -97,7 +107,7 @@ export interface CommandInput {
  * A command is plain data; program.ts turns the list into commander.
  * `params` names which parameter definitions become flags of this command.
  */
-export interface CommandSpec {
+export interface CommandSpec<O extends OptionValues = OptionValues> {
   readonly name: string;
   readonly summary: string;
   readonly description?: string;
@@ -138,5 +148,6 @@ export interface CommandSpec {
    * for a record instead. The profile's `format` setting does not apply.
    */
   readonly valueUnlessAsked?: boolean;
-  readonly run?: (input: CommandInput, runtime: Runtime) => Promise<void>;
+  /** Declared as a method so that a command with typed options is still a CommandSpec. */
+  run?(input: CommandInput<O>, runtime: Runtime): Promise<void>;
 }

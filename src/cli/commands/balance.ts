@@ -1,5 +1,5 @@
 import { redactKey } from '../redact-key.js';
-import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { RECORD_FORMATS } from '../settings/global-options.js';
 import { writeSingle } from '../export/single-record.js';
 
@@ -11,7 +11,7 @@ const API: ApiOperation = {
   tool: { name: 'balance' },
 };
 
-export const balance: CommandSpec = {
+export const balance: CommandSpec<RawOption> = {
   name: 'balance',
   group: 'account',
   api: API,
@@ -27,7 +27,7 @@ export const balance: CommandSpec = {
     const body = { ...response.body };
     // The key never reaches output, even the one the server echoes back.
     if (typeof body['api_key'] === 'string') body['api_key'] = redactKey(body['api_key']);
-    if (input.options['raw'] === true) return runtime.write(`${JSON.stringify(body)}\n`);
+    if (input.options.raw === true) return runtime.write(`${JSON.stringify(body)}\n`);
     await writeSingle(runtime, body, 'news balance', ['plan', 'points', 'api_key']);
   },
 };

@@ -1,7 +1,7 @@
 import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
-import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { OUTPUT, RECORD_FORMATS, REQUEST } from '../settings/global-options.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 import { writeSingle } from '../export/single-record.js';
@@ -19,7 +19,7 @@ const API: ApiOperation = {
   tool: { name: 'count_news', allCommonFilters: true },
 };
 
-export const count: CommandSpec = {
+export const count: CommandSpec<RawOption> = {
   name: 'count',
   group: 'search',
   api: API,
@@ -42,7 +42,7 @@ export const count: CommandSpec = {
     const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
     const body = await resolveNames(checked, input, runtime, lookup);
     const spec = { method: API.method, path: API.path, body };
-    const response = await runtime.send<{ count?: unknown }>(spec, input.options['raw'] === true);
+    const response = await runtime.send<{ count?: unknown }>(spec, input.options.raw === true);
     if (response === null) return;
     const value = response.body.count;
     if (typeof value !== 'number')

@@ -12,7 +12,7 @@ import { pagingFrom, runList } from '../lists/list-runner.js';
 import { RESOLVE_OPTION } from '../lists/resolve-names.js';
 import type { DirectoryKind } from '../views/profile-card.js';
 import { runArticleFeed } from './article-feed.js';
-import { SINGULAR, sectionsOf, showProfile } from './directory-profile.js';
+import { type ProfileOptions, SINGULAR, sectionsOf, showProfile } from './directory-profile.js';
 
 const RECORD_KIND: Readonly<Record<DirectoryKind, RecordKind>> = {
   people: 'person',
@@ -32,7 +32,7 @@ const EXAMPLE_ID: Readonly<Record<DirectoryKind, number>> = {
   journalists: 7000001,
 };
 
-function getCommand(kind: DirectoryKind): CommandSpec {
+function getCommand(kind: DirectoryKind): CommandSpec<ProfileOptions> {
   const what = SINGULAR[kind];
   const api: ApiOperation = {
     method: 'GET',

@@ -1,4 +1,4 @@
-import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { exportList } from '../export/single-record.js';
 
 interface EventTypes {
@@ -14,7 +14,7 @@ const API: ApiOperation = {
   tool: { name: 'list_event_types' },
 };
 
-export const eventTypes: CommandSpec = {
+export const eventTypes: CommandSpec<RawOption> = {
   name: 'event-types',
   group: 'directories',
   api: API,
@@ -23,7 +23,7 @@ export const eventTypes: CommandSpec = {
   examples: ['news event-types', 'news event-types -f csv', 'news event-types --raw'],
   async run(input, runtime) {
     const spec = { method: API.method, path: API.path };
-    const response = await runtime.send<EventTypes>(spec, input.options['raw'] === true);
+    const response = await runtime.send<EventTypes>(spec, input.options.raw === true);
     if (response === null) return;
     // Grouped by category, then by code, so the table reads as a list per category.
     const types = [...(response.body.event_types ?? [])].sort(

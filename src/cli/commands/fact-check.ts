@@ -3,7 +3,7 @@ import type { ApiRecord } from '../../output/types.js';
 import { FACT_CHECK_PARAMS } from '../../params/fact-check-params.js';
 import type { ParamDef } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
-import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { chooseFormat } from '../export/export-pages.js';
 import { exportList } from '../export/single-record.js';
 
@@ -31,7 +31,7 @@ const API: ApiOperation = {
   tool: { name: 'fact_check' },
 };
 
-export const factCheck: CommandSpec = {
+export const factCheck: CommandSpec<RawOption> = {
   name: 'fact-check',
   group: 'search',
   api: API,
@@ -59,7 +59,7 @@ export const factCheck: CommandSpec = {
       );
     }
     const spec = { method: API.method, path: API.path, body };
-    const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+    const response = await runtime.send<unknown>(spec, input.options.raw === true);
     if (response === null) return;
     const answer = (
       typeof response.body === 'object' && response.body !== null ? response.body : {}

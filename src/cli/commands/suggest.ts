@@ -26,7 +26,10 @@ function row(item: ApiRecord): ApiRecord {
   return out;
 }
 
-function suggestCommand(kind: SuggestKind): CommandSpec {
+/** The options of `news suggest KIND`, as commander hands them over. */
+type SuggestOptions = { readonly raw?: boolean; readonly ids?: boolean };
+
+function suggestCommand(kind: SuggestKind): CommandSpec<SuggestOptions> {
   const api: ApiOperation = {
     method: 'GET',
     path: `/v1/suggest/${kind}`,
@@ -46,13 +49,13 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
     ],
     async run(input, runtime) {
       const spec = { method: api.method, path: api.path, query: { prefix: input.args[0] ?? '' } };
-      const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+      const response = await runtime.send<unknown>(spec, input.options.raw === true);
       if (response === null) return;
       const items = (Array.isArray(response.body) ? response.body : []).filter(
         (i): i is ApiRecord => typeof i === 'object' && i !== null,
       );
       await rememberValues(runtime.io.env, harvestSuggestions(kind, items));
-      if (input.options['ids'] === true) {
+      if (input.options.ids === true) {
         return runtime.write(items.map((i) => `${String(i['id'])}\n`).join(''));
       }
       if (items.length === 0)

@@ -1,7 +1,7 @@
 import { UsageError } from '../../api/errors.js';
 import { TRENDS_PARAMS, TREND_FIELDS } from '../../params/trends-params.js';
 import { buildRequestBody } from '../../params/validate.js';
-import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { chooseFormat, terminalWidth } from '../export/export-pages.js';
 import { exportList } from '../export/single-record.js';
 
@@ -15,7 +15,7 @@ const API: ApiOperation = {
   tool: { name: 'get_trends' },
 };
 
-export const trends: CommandSpec = {
+export const trends: CommandSpec<RawOption> = {
   name: 'trends',
   group: 'search',
   api: API,
@@ -44,7 +44,7 @@ export const trends: CommandSpec = {
       });
     }
     const spec = { method: API.method, path: API.path, body };
-    const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+    const response = await runtime.send<unknown>(spec, input.options.raw === true);
     if (response === null) return;
     if (response.mode === 'test') {
       runtime.report.notice(
