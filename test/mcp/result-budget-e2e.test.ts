@@ -206,6 +206,14 @@ describe('the result budget, with the mock', () => {
       JSON.stringify((all.structuredContent!['results'] as unknown[]).slice(0, 20)),
     );
     expect(names(second)).not.toBe(names(first));
+    // A list that costs a point is read again from the answer in hand.
+    const trends = { field: ['topic.id'], limit: 3 };
+    const paid = await call(usual.client, 'get_trends', trends);
+    expect(paid._meta!['points_call']).toBe(1);
+    expect(paid.structuredContent!['next']).toEqual({ page: 2 });
+    const free = await call(usual.client, 'get_trends', { ...trends, page: 2 });
+    expect(free._meta).toMatchObject({ points_call: 0, from_pages_in_hand: true });
+    expect(names(free)).not.toBe(names(paid));
   });
 
   it('refuses a budget too small to hold a result, before serving', async () => {

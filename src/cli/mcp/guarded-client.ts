@@ -81,14 +81,16 @@ export function guardClient(
 
   async function request(options: RequestOptions): Promise<ApiResponse<unknown>> {
     needKey(options.path);
+    // Only a list answered whole is kept: a later `page` of it is the same answer.
+    const cache = tap.wholeList ? tap.cache : undefined;
     const key = listKey(options);
-    const kept = tap.continues ? tap.cache?.answer(key) : undefined;
+    const kept = tap.continues ? cache?.answer(key) : undefined;
     if (kept !== undefined) {
       tap.fromCache = true;
       return { ...kept, usage: { ...kept.usage, 'x-points-used': '0' } };
     }
     const response = await paidRequest(options);
-    tap.cache?.putAnswer(key, response);
+    cache?.putAnswer(key, response);
     return response;
   }
 
