@@ -14,10 +14,11 @@ import { type LogLevel, callRuntime } from './call-runtime.js';
 import { continuation } from './continuation.js';
 import { exportPath } from './export-folder.js';
 import { CallTap, guardClient } from './guarded-client.js';
-import type { PageCache } from './page-cache.js';
+import { PageCache } from './page-cache.js';
 import type { PointsBudget } from './points.js';
-import { DEFAULT_MAX_RESULT_CHARS, fitResult } from './result-budget.js';
+import { fitResult } from './result-budget.js';
 import { type ToolResult, failure, listContent, renderList, success } from './result.js';
+import { DEFAULT_MAX_RESULT_CHARS } from './schema.js';
 import { ARTICLE_FIELDS, type ToolBinding } from './tools.js';
 
 /** What every call of one server run shares. */
@@ -32,8 +33,24 @@ export interface Session {
   readonly client: () => Promise<NewsClient>;
   /** `--max-result-chars`: the most characters a result's text or structuredContent holds. */
   readonly maxResultChars?: number | undefined;
-  /** Pages paid for, kept for calls that continue them (`next` after a cut result). */
+  /**
+   * Pages paid for, kept for calls that continue them (`next` after a cut
+   * result); made with the first call when the session brings none.
+   */
   readonly pages?: PageCache | undefined;
+}
+
+/** The pages in hand of sessions that brought none: one cache per server run. */
+const pagesInHand = new WeakMap<Session, PageCache>();
+
+function pagesOf(session: Session): PageCache {
+  if (session.pages !== undefined) return session.pages;
+  let pages = pagesInHand.get(session);
+  if (pages === undefined) {
+    pages = new PageCache();
+    pagesInHand.set(session, pages);
+  }
+  return pages;
 }
 
 /** What the protocol gives a call. */
@@ -79,7 +96,7 @@ export async function callTool(
     const call = parseArguments(binding, args);
     tap.wantCount = call.countTotal;
     if (!binding.exports) {
-      tap.cache = session.pages;
+      tap.cache = pagesOf(session);
       tap.continues = call.page > 1;
       tap.wholeList = binding.list && !binding.pages;
     }
@@ -135,7 +152,7 @@ export async function callTool(
       next: continuation(binding, call, {
         inHand: (content['results'] as unknown[]).length,
         more: content['has_more'] === true,
-        cache: session.pages,
+        cache: tap.cache,
         listKey: tap.listKey,
         fromCache: tap.fromCache,
       }),

@@ -12,11 +12,6 @@
 import type { ApiRecord } from '../../output/types.js';
 import { shortenRecord } from './record-shortening.js';
 
-/** About 12k tokens: room for the records and the agent's own work under a 25k-token cap. */
-export const DEFAULT_MAX_RESULT_CHARS = 50_000;
-/** Below this, a result could not hold even its counts and one shortened record. */
-export const MIN_RESULT_CHARS = 2_000;
-
 export type Content = Record<string, unknown>;
 
 export interface BudgetRules {

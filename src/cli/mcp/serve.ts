@@ -10,9 +10,8 @@ import { Runtime } from '../runtime/runtime.js';
 import type { Session } from './call.js';
 import type { LogLevel } from './call-runtime.js';
 import { openExportFolder } from './export-folder.js';
-import { PageCache } from './page-cache.js';
 import { PointsBudget } from './points.js';
-import { DEFAULT_MAX_RESULT_CHARS, MIN_RESULT_CHARS } from './result-budget.js';
+import { DEFAULT_MAX_RESULT_CHARS, MIN_RESULT_CHARS } from './schema.js';
 import type { Mirror } from './server.js';
 import { buildTools } from './tools.js';
 
@@ -97,7 +96,6 @@ export async function serveMcp(
     parent: runtime,
     client: () => clients.client(),
     maxResultChars,
-    pages: new PageCache(),
   };
   // stderr, as the command line writes it: warnings always, the rest with -v.
   const mirror: Mirror = (level: LogLevel, message: string) => {
