@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import type { CommandSpec } from '../../src/cli/command-spec.js';
+import { type CommandSpec, operationText } from '../../src/cli/command-spec.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { buildTools } from '../../src/cli/mcp/tools.js';
 import { SEARCH_PARAMS } from '../../src/params/search-params.js';
@@ -17,17 +17,31 @@ const tools = buildTools(COMMANDS);
 const names = tools.map((t) => t.definition.name);
 const byName = (name: string) => tools.find((t) => t.definition.name === name)!;
 
-/** Every command line that names an API operation it reads, outside streams and webhooks. */
+/** Every command that declares a read operation of the API, outside streams and webhooks. */
 function readOperations(): string[] {
   const out = new Set<string>();
   const walk = (command: CommandSpec) => {
     if (command.group === 'live') return;
-    const match = /\((GET|POST) (\/[^\s),;]*)/.exec(command.summary);
-    if (command.run && match) out.add(`${match[1]} ${match[2]}`);
+    const { api } = command;
+    if (command.run && api && (api.method === 'GET' || api.method === 'POST')) {
+      out.add(`${api.method} ${api.path}`);
+    }
     for (const sub of command.subcommands ?? []) walk(sub);
   };
   for (const command of COMMANDS) walk(command);
   return [...out];
+}
+
+/** Every command of the registry outside streams and webhooks, subcommands included. */
+function everyCommand(): CommandSpec[] {
+  const out: CommandSpec[] = [];
+  const walk = (command: CommandSpec) => {
+    if (command.group === 'live') return;
+    out.push(command);
+    for (const sub of command.subcommands ?? []) walk(sub);
+  };
+  for (const command of COMMANDS) walk(command);
+  return out;
 }
 
 describe('the tools', () => {
@@ -85,6 +99,37 @@ describe('the tools', () => {
         path,
       ).toBe(true);
     }
+  });
+
+  it('are what tools/list answered before they came from declarations', () => {
+    const saved = JSON.parse(
+      readFileSync(join(import.meta.dirname, 'fixtures', 'tools-list.json'), 'utf8'),
+    ) as { tools: unknown[] };
+    expect(JSON.parse(JSON.stringify(tools.map((t) => t.definition)))).toEqual(saved.tools);
+  });
+
+  it('come from declared fields, not from help text', () => {
+    // Help names the declared operation, word for word (summaryOf).
+    for (const command of everyCommand()) {
+      if (command.api !== undefined) {
+        expect(command.summary, command.name).toContain(`(${operationText(command.api)})`);
+      } else {
+        // An operation named in a summary outside the live group is declared, or it would be no tool.
+        expect(command.summary, command.name).not.toMatch(/\((GET|POST) \/v1\/[a-z-]+\)/);
+      }
+    }
+    // Rewording a summary changes no tool: names and kinds are fields.
+    const reworded = COMMANDS.map((c) =>
+      c.name === 'search' ? { ...c, summary: `look for articles (${operationText(c.api!)})` } : c,
+    );
+    const again = buildTools(reworded);
+    expect(again.map((t) => t.definition.name)).toEqual(names);
+    expect(again.find((t) => t.definition.name === 'search_news')!.definition.description).toBe(
+      'look for articles',
+    );
+    expect(byName('get_person').returns).toBe('record');
+    expect(byName('count_news').returns).toBe('count');
+    expect(byName('search_news').articles).toBe(true);
   });
 
   it('say which only read', () => {

@@ -1,13 +1,22 @@
 import { NewsError } from '../../api/errors.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { DEFAULT_GLOBALS, PAGING } from '../settings/global-options.js';
 import { idArguments } from '../lists/id-args.js';
 import { runList } from '../lists/list-runner.js';
 
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/article',
+  returns: 'articles',
+  tool: { name: 'get_articles' },
+};
+
 export const article: CommandSpec = {
   name: 'article',
   group: 'search',
-  summary: 'fetch articles by id, at most 100 (POST /v1/news/article)',
+  api: API,
+  summary: summaryOf('fetch articles by id, at most 100', API),
   args: [
     {
       name: 'ids',
@@ -29,7 +38,7 @@ export const article: CommandSpec = {
     // every page is fetched, since a plan's per_page cap (Free 10) can split them.
     const exported = await runList(
       runtime,
-      { method: 'POST', path: '/v1/news/article', body: { id: ids } },
+      { method: API.method, path: API.path, body: { id: ids } },
       'article',
       { all: true, limit: undefined, placement: 'body' },
       input.options['raw'] === true,

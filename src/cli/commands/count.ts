@@ -1,7 +1,7 @@
 import { ResponseError } from '../../api/errors.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { OUTPUT, RECORD_FORMATS, REQUEST } from '../settings/global-options.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 import { writeSingle } from '../export/single-record.js';
@@ -11,10 +11,19 @@ const COUNT_PARAMS = SEARCH_PARAMS.filter(
   (d) => !['Pagination', 'Highlighting', 'Facets', 'Output'].includes(d.group),
 );
 
-export const count: CommandSpec = {
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/count',
+  returns: 'count',
+  tool: { name: 'count_news', allCommonFilters: true },
+};
+
+export const count: CommandSpec<RawOption> = {
   name: 'count',
   group: 'search',
-  summary: 'count matching articles (POST /v1/news/count); prints the number',
+  api: API,
+  summary: summaryOf('count matching articles', API, '; prints the number'),
   description:
     'Prints the number. With -f or -o, one record instead: the count, when it was taken (as_of, ISO 8601 UTC) and the filters sent, under their API names; `news count ... -f jsonl >> counts.jsonl` from cron builds a time series.',
   params: COUNT_PARAMS,
@@ -32,8 +41,8 @@ export const count: CommandSpec = {
     const lookup = (name: string) => COUNT_PARAMS.find((d) => d.name === name);
     const checked = buildRequestBody(input.params, { now: runtime.io.now(), lookup });
     const body = await resolveNames(checked, input, runtime, lookup);
-    const spec = { method: 'POST', path: '/v1/news/count', body } as const;
-    const response = await runtime.send<{ count?: unknown }>(spec, input.options['raw'] === true);
+    const spec = { method: API.method, path: API.path, body };
+    const response = await runtime.send<{ count?: unknown }>(spec, input.options.raw === true);
     if (response === null) return;
     const value = response.body.count;
     if (typeof value !== 'number')

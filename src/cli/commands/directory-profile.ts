@@ -53,16 +53,24 @@ export function sectionsOf(kind: DirectoryKind): string[] {
     .map(([name]) => name);
 }
 
+/** The options of `people get`, `companies get` and `journalists get`, as commander hands them over. */
+export type ProfileOptions = {
+  readonly raw?: boolean;
+  /** false with --no-coverage. */
+  readonly coverage?: boolean;
+  readonly section?: string;
+};
+
 /** `people get ID`: the profile card on a terminal, the JSON object in a pipe, or one `--section` in any format. */
 export async function showProfile(
   kind: DirectoryKind,
-  input: CommandInput,
+  input: CommandInput<ProfileOptions>,
   runtime: Runtime,
 ): Promise<void> {
   const what = SINGULAR[kind];
   const id = numericId(input.args[0], `the ${what} id`);
-  const withCoverage = input.options['coverage'] !== false;
-  const sectionName = input.options['section'] as string | undefined;
+  const withCoverage = input.options.coverage !== false;
+  const sectionName = input.options.section;
   const section = sectionName === undefined ? undefined : SECTIONS[sectionName];
   if (sectionName !== undefined && (section === undefined || !section.kinds.includes(kind))) {
     throw new UsageError(`--section ${sectionName} is not a part of a ${what} profile`, {
@@ -80,7 +88,7 @@ export async function showProfile(
     path: `/v1/${kind}/${id}`,
     ...(withCoverage ? {} : { query: { coverage: 'false' } }),
   } as const;
-  if (input.options['raw'] === true) refuseWithRaw(runtime.settings, undefined);
+  if (input.options.raw === true) refuseWithRaw(runtime.settings, undefined);
   if (runtime.settings.dryRun) return runtime.printDryRun(spec);
   const client = await runtime.client();
   const fetch = async <T>(raw: boolean) => {
@@ -92,7 +100,7 @@ export async function showProfile(
       throw error instanceof NotFoundError ? notFound(error, what, id, kind) : error;
     }
   };
-  if (input.options['raw'] === true) {
+  if (input.options.raw === true) {
     const response = await fetch<string>(true);
     return runtime.write(`${String(response.body)}\n`);
   }

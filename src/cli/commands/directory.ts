@@ -6,13 +6,13 @@ import {
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
 import type { RecordKind } from '../../output/types.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { idArguments } from '../lists/id-args.js';
 import { pagingFrom, runList } from '../lists/list-runner.js';
 import { RESOLVE_OPTION } from '../lists/resolve-names.js';
 import type { DirectoryKind } from '../views/profile-card.js';
 import { runArticleFeed } from './article-feed.js';
-import { SINGULAR, sectionsOf, showProfile } from './directory-profile.js';
+import { type ProfileOptions, SINGULAR, sectionsOf, showProfile } from './directory-profile.js';
 
 const RECORD_KIND: Readonly<Record<DirectoryKind, RecordKind>> = {
   people: 'person',
@@ -32,11 +32,19 @@ const EXAMPLE_ID: Readonly<Record<DirectoryKind, number>> = {
   journalists: 7000001,
 };
 
-function getCommand(kind: DirectoryKind): CommandSpec {
+function getCommand(kind: DirectoryKind): CommandSpec<ProfileOptions> {
   const what = SINGULAR[kind];
+  const api: ApiOperation = {
+    method: 'GET',
+    path: `/v1/${kind}/ID`,
+    returns: 'record',
+    // A profile is large (coverage, latest articles): `fields` picks parts of it.
+    tool: { name: `get_${what}`, description: `one ${what}'s profile`, fields: true },
+  };
   return {
     name: 'get',
-    summary: `one ${what}'s profile: a card on a terminal, JSON otherwise (GET /v1/${kind}/ID)`,
+    api,
+    summary: summaryOf(`one ${what}'s profile: a card on a terminal, JSON otherwise`, api),
     description: `The profile, its coverage block and the five latest articles. --section exports one part in any format: ${sectionsOf(kind).join(', ')}.`,
     args: [{ name: 'id', description: `${what} id` }],
     raw: true,
@@ -60,10 +68,21 @@ function getCommand(kind: DirectoryKind): CommandSpec {
   };
 }
 
+/** The search, with the author: search_news is its tool. */
+const JOURNALIST_ARTICLES: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/everything',
+  note: ', author.id=ID',
+  returns: 'articles',
+};
+
 const journalistArticles: CommandSpec = {
   name: 'articles',
-  summary:
-    "a journalist's articles: the search behind links.articles (POST /v1/news/everything, author.id=ID)",
+  api: JOURNALIST_ARTICLES,
+  summary: summaryOf(
+    "a journalist's articles: the search behind links.articles",
+    JOURNALIST_ARTICLES,
+  ),
   description:
     'Searches one author record (up to three ids); the profile counts merge every record with the same name, so this may find fewer. Takes the search filters.',
   args: [
@@ -84,7 +103,7 @@ const journalistArticles: CommandSpec = {
   async run(input, runtime) {
     const ids = idArguments(input.args, 'author.id', 'author.id');
     runtime.report.debug(`${MERGED_BY_NAME}; author.id searches only the record(s) ${ids}`);
-    await runArticleFeed(input, runtime, '/v1/news/everything', SEARCH_PARAMS, {
+    await runArticleFeed(input, runtime, JOURNALIST_ARTICLES.path, SEARCH_PARAMS, {
       'author.id': ids,
     });
   },
@@ -93,10 +112,17 @@ const journalistArticles: CommandSpec = {
 function directoryCommand(kind: DirectoryKind, summary: string): CommandSpec {
   const table = kind === 'journalists' ? JOURNALIST_DIRECTORY_PARAMS : ENTITY_DIRECTORY_PARAMS;
   const lookup = lookupIn(table);
+  const api: ApiOperation = {
+    method: 'GET',
+    path: `/v1/${kind}`,
+    returns: 'records',
+    tool: { name: `list_${kind}` },
+  };
   return {
     name: kind,
     group: 'directories',
-    summary: `${summary} (GET /v1/${kind}); \`${kind} get ID\` for one profile`,
+    api,
+    summary: summaryOf(summary, api, `; \`${kind} get ID\` for one profile`),
     params: table,
     paging: true,
     raw: true,
@@ -110,7 +136,7 @@ function directoryCommand(kind: DirectoryKind, summary: string): CommandSpec {
       if (kind === 'journalists') runtime.report.debug(MERGED_BY_NAME);
       const records = await runList(
         runtime,
-        { method: 'GET', path: `/v1/${kind}`, query },
+        { method: api.method, path: api.path, query },
         RECORD_KIND[kind],
         pagingFrom(input.options, 'query'),
         input.options['raw'] === true,

@@ -1,14 +1,23 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { CRON_OPTIONS } from '../unattended/run-options.js';
 import { withRunLog } from '../export/run-log.js';
 import { RESOLVE_OPTION } from '../lists/resolve-names.js';
 import { numericId, runArticleFeed } from './article-feed.js';
 
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/entity/ID',
+  returns: 'articles',
+  tool: { name: 'get_entity_news' },
+};
+
 export const entity: CommandSpec = {
   name: 'entity',
   group: 'search',
-  summary: "an entity's article feed, paged (POST /v1/news/entity/ID)",
+  api: API,
+  summary: summaryOf("an entity's article feed, paged", API),
   description:
     "The articles mentioning one entity: a person's or company's links.articles. Find ids with `news suggest entities PREFIX`, `news people` or `news companies`.",
   args: [{ name: 'id', description: 'entity id' }],
@@ -24,7 +33,7 @@ export const entity: CommandSpec = {
     runArticleFeed(
       input,
       runtime,
-      `/v1/news/entity/${numericId(input.args[0], 'the entity id')}`,
+      API.path.replace('ID', numericId(input.args[0], 'the entity id')),
       SEARCH_PARAMS,
     ),
   ),

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { exportList } from '../export/single-record.js';
 
 interface EventTypes {
@@ -6,15 +6,24 @@ interface EventTypes {
   event_types?: { code: string; category: string }[];
 }
 
-export const eventTypes: CommandSpec = {
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'GET',
+  path: '/v1/news/event-types',
+  returns: 'records',
+  tool: { name: 'list_event_types' },
+};
+
+export const eventTypes: CommandSpec<RawOption> = {
   name: 'event-types',
   group: 'directories',
-  summary: 'valid event types and their categories (GET /v1/news/event-types)',
+  api: API,
+  summary: summaryOf('valid event types and their categories', API),
   raw: true,
   examples: ['news event-types', 'news event-types -f csv', 'news event-types --raw'],
   async run(input, runtime) {
-    const spec = { method: 'GET', path: '/v1/news/event-types' } as const;
-    const response = await runtime.send<EventTypes>(spec, input.options['raw'] === true);
+    const spec = { method: API.method, path: API.path };
+    const response = await runtime.send<EventTypes>(spec, input.options.raw === true);
     if (response === null) return;
     // Grouped by category, then by code, so the table reads as a list per category.
     const types = [...(response.body.event_types ?? [])].sort(

@@ -3,7 +3,7 @@ import type { ApiRecord } from '../../output/types.js';
 import { FACT_CHECK_PARAMS } from '../../params/fact-check-params.js';
 import type { ParamDef } from '../../params/types.js';
 import { buildRequestBody } from '../../params/validate.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { chooseFormat } from '../export/export-pages.js';
 import { exportList } from '../export/single-record.js';
 
@@ -23,10 +23,19 @@ function row(claim: ApiRecord): ApiRecord {
   };
 }
 
-export const factCheck: CommandSpec = {
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/fact-check',
+  returns: 'records',
+  tool: { name: 'fact_check' },
+};
+
+export const factCheck: CommandSpec<RawOption> = {
   name: 'fact-check',
   group: 'search',
-  summary: 'verdicts on the claims of an article, a text or one claim (POST /v1/fact-check)',
+  api: API,
+  summary: summaryOf('verdicts on the claims of an article, a text or one claim', API),
   description:
     'Give exactly one of --id, --text or --claim. Each claim is a record (verdict, confidence, explanation, evidence); the summary goes to stderr. Not on the Free plan.',
   params: DEFS,
@@ -49,8 +58,8 @@ export const factCheck: CommandSpec = {
         { hint: 'the service would silently check only the first of id, text, claim' },
       );
     }
-    const spec = { method: 'POST', path: '/v1/fact-check', body } as const;
-    const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+    const spec = { method: API.method, path: API.path, body };
+    const response = await runtime.send<unknown>(spec, input.options.raw === true);
     if (response === null) return;
     const answer = (
       typeof response.body === 'object' && response.body !== null ? response.body : {}

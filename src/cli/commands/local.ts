@@ -1,7 +1,7 @@
 import { UsageError } from '../../api/errors.js';
 import { LOCAL_PARAMS } from '../../params/local-params.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { CRON_OPTIONS } from '../unattended/run-options.js';
 import { withRunLog } from '../export/run-log.js';
 import { RESOLVE_OPTION } from '../lists/resolve-names.js';
@@ -11,10 +11,19 @@ import { runArticleFeed } from './article-feed.js';
 const PARAMS = [...SEARCH_PARAMS, ...LOCAL_PARAMS];
 const PLACES = ['location.lat', 'location.bbox', 'location.name', 'lat', 'place'];
 
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/local',
+  returns: 'articles',
+  tool: { name: 'search_local_news' },
+};
+
 export const local: CommandSpec = {
   name: 'local',
   group: 'search',
-  summary: 'geo search: articles about a point, a box or a place (POST /v1/news/local)',
+  api: API,
+  summary: summaryOf('geo search: articles about a point, a box or a place', API),
   description:
     'Needs a place: --lat and --lng (with --radius in km, default 50) or --place NAME (with --country to disambiguate), as the endpoint takes them; or the search filters --location-lat/--location-lng/--location-radius, --location-bbox minLat,maxLat,minLng,maxLng, or --location-name (add --resolve to look the name up first). --insights adds summary blocks, 1 point each.',
   params: PARAMS,
@@ -27,7 +36,7 @@ export const local: CommandSpec = {
     'news local --location-bbox 51.28,51.69,-0.51,0.33 --is-breaking',
   ],
   run: withRunLog('local', (input, runtime) =>
-    runArticleFeed(input, runtime, '/v1/news/local', PARAMS, {}, (body) => {
+    runArticleFeed(input, runtime, API.path, PARAMS, {}, (body) => {
       // Without a place the service has nothing to search around; refuse before spending a point.
       if ((body['lat'] === undefined) !== (body['lng'] === undefined)) {
         throw new UsageError(

@@ -1,11 +1,21 @@
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { OUTPUT, RECORD_FORMATS, REQUEST } from '../settings/global-options.js';
 import { writeSingle } from '../export/single-record.js';
+
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'GET',
+  path: '/ping',
+  note: '; needs no API key',
+  returns: 'answer',
+  tool: { name: 'ping' },
+};
 
 export const ping: CommandSpec = {
   name: 'ping',
   group: 'account',
-  summary: 'check that the service answers (GET /ping; needs no API key)',
+  api: API,
+  summary: summaryOf('check that the service answers', API),
   description:
     'Prints the answer (pong). With -f or -o, one record instead: the answer, when it came (as_of, ISO 8601 UTC) and how long it took (elapsed_ms).',
   globals: [...REQUEST, ...OUTPUT],
@@ -19,7 +29,7 @@ export const ping: CommandSpec = {
   async run(_input, runtime) {
     // /ping takes no key: a health check from cron must not need one.
     runtime.keyOptional = true;
-    const spec = { method: 'GET', path: '/ping' } as const;
+    const spec = { method: API.method, path: API.path };
     const started = performance.now();
     const response = await runtime.send<unknown>(spec);
     if (response === null) return;

@@ -1,14 +1,23 @@
 import { RAW_PARAMS } from '../../params/raw-params.js';
 import { buildRequestBody } from '../../params/validate.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { pagingFrom, runList } from '../lists/list-runner.js';
 
 const byName = new Map(RAW_PARAMS.map((d) => [d.name, d]));
 
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/raw',
+  returns: 'records',
+  tool: { name: 'list_raw_articles' },
+};
+
 export const raw: CommandSpec = {
   name: 'raw',
   group: 'search',
-  summary: 'raw articles before parsing and enrichment, the last day only (POST /v1/news/raw)',
+  api: API,
+  summary: summaryOf('raw articles before parsing and enrichment, the last day only', API),
   description:
     'The discovery stage’s staging feed: title, link, dates, description, body, author, keywords and source; no language, categories, entities or sentiment. Rows expire within about a day.',
   params: RAW_PARAMS,
@@ -26,7 +35,7 @@ export const raw: CommandSpec = {
     // Raw rows are not enriched articles: every format shows them as they come.
     await runList(
       runtime,
-      { method: 'POST', path: '/v1/news/raw', body },
+      { method: API.method, path: API.path, body },
       'generic',
       pagingFrom(input.options, 'body'),
       input.options['raw'] === true,

@@ -1,15 +1,24 @@
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import { buildRequestBody } from '../../params/validate.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { CRON_OPTIONS, splitsTitleWindow } from '../unattended/run-options.js';
 import { withRunLog } from '../export/run-log.js';
 import { pagingFrom, runList } from '../lists/list-runner.js';
 import { RESOLVE_OPTION, resolveNames } from '../lists/resolve-names.js';
 
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/everything',
+  returns: 'articles',
+  tool: { name: 'search_news', allCommonFilters: true, countTotal: true, exportAs: 'export_news' },
+};
+
 export const search: CommandSpec = {
   name: 'search',
   group: 'search',
-  summary: 'search all articles (POST /v1/news/everything)',
+  api: API,
+  summary: summaryOf('search all articles', API),
   params: SEARCH_PARAMS,
   paging: true,
   raw: true,
@@ -38,7 +47,7 @@ export const search: CommandSpec = {
     );
     await runList(
       runtime,
-      { method: 'POST', path: '/v1/news/everything', body },
+      { method: API.method, path: API.path, body },
       'article',
       pagingFrom(input.options, 'body'),
       input.options['raw'] === true,

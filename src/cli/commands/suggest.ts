@@ -1,5 +1,5 @@
 import type { ApiRecord } from '../../output/types.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, summaryOf } from '../command-spec.js';
 import { harvestSuggestions, rememberValues } from '../completion/cache.js';
 import { chooseFormat } from '../export/export-pages.js';
 import { exportList } from '../export/single-record.js';
@@ -26,10 +26,20 @@ function row(item: ApiRecord): ApiRecord {
   return out;
 }
 
-function suggestCommand(kind: SuggestKind): CommandSpec {
+/** The options of `news suggest KIND`, as commander hands them over. */
+type SuggestOptions = { readonly raw?: boolean; readonly ids?: boolean };
+
+function suggestCommand(kind: SuggestKind): CommandSpec<SuggestOptions> {
+  const api: ApiOperation = {
+    method: 'GET',
+    path: `/v1/suggest/${kind}`,
+    returns: 'records',
+    tool: { name: `suggest_${kind}` },
+  };
   return {
     name: kind,
-    summary: `${kind} whose name starts with PREFIX; ids for ${RESOLVES[kind]} (GET /v1/suggest/${kind})`,
+    api,
+    summary: summaryOf(`${kind} whose name starts with PREFIX; ids for ${RESOLVES[kind]}`, api),
     args: [{ name: 'prefix', description: 'the start of a name' }],
     raw: true,
     options: [{ flags: '--ids', description: 'print only the ids, one per line (for scripts)' }],
@@ -38,18 +48,14 @@ function suggestCommand(kind: SuggestKind): CommandSpec {
       `news suggest ${kind} ${kind === 'topics' ? 'sci' : kind === 'entities' ? 'fed' : 'tech'} --ids`,
     ],
     async run(input, runtime) {
-      const spec = {
-        method: 'GET',
-        path: `/v1/suggest/${kind}`,
-        query: { prefix: input.args[0] ?? '' },
-      } as const;
-      const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+      const spec = { method: api.method, path: api.path, query: { prefix: input.args[0] ?? '' } };
+      const response = await runtime.send<unknown>(spec, input.options.raw === true);
       if (response === null) return;
       const items = (Array.isArray(response.body) ? response.body : []).filter(
         (i): i is ApiRecord => typeof i === 'object' && i !== null,
       );
       await rememberValues(runtime.io.env, harvestSuggestions(kind, items));
-      if (input.options['ids'] === true) {
+      if (input.options.ids === true) {
         return runtime.write(items.map((i) => `${String(i['id'])}\n`).join(''));
       }
       if (items.length === 0)

@@ -1,16 +1,25 @@
 import { UsageError } from '../../api/errors.js';
 import { TRENDS_PARAMS, TREND_FIELDS } from '../../params/trends-params.js';
 import { buildRequestBody } from '../../params/validate.js';
-import type { CommandSpec } from '../command-spec.js';
+import { type ApiOperation, type CommandSpec, type RawOption, summaryOf } from '../command-spec.js';
 import { chooseFormat, terminalWidth } from '../export/export-pages.js';
 import { exportList } from '../export/single-record.js';
 
 const byName = new Map(TRENDS_PARAMS.map((d) => [d.name, d]));
 
-export const trends: CommandSpec = {
+/** The operation this command is: help's summary and the MCP tool come from it. */
+const API: ApiOperation = {
+  method: 'POST',
+  path: '/v1/news/trends',
+  returns: 'records',
+  tool: { name: 'get_trends' },
+};
+
+export const trends: CommandSpec<RawOption> = {
   name: 'trends',
   group: 'search',
-  summary: 'trending sources, categories, topics, industries or entities (POST /v1/news/trends)',
+  api: API,
+  summary: summaryOf('trending sources, categories, topics, industries or entities', API),
   description: `--field is required: ${TREND_FIELDS.join(', ')} (up to 5, comma-separated). On a terminal the counts and growth are drawn as a chart; -f exports the trend items.`,
   params: TRENDS_PARAMS,
   raw: true,
@@ -34,8 +43,8 @@ export const trends: CommandSpec = {
         hint: 'for example --compare-window 7DAYS',
       });
     }
-    const spec = { method: 'POST', path: '/v1/news/trends', body } as const;
-    const response = await runtime.send<unknown>(spec, input.options['raw'] === true);
+    const spec = { method: API.method, path: API.path, body };
+    const response = await runtime.send<unknown>(spec, input.options.raw === true);
     if (response === null) return;
     if (response.mode === 'test') {
       runtime.report.notice(

@@ -1,7 +1,7 @@
 import type { ExportOptions, ExportResult } from '../../output/export.js';
 import type { PageSource } from '../../output/format-writer.js';
 import { UsageError } from '../../api/errors.js';
-import type { FormatName, RecordKind } from '../../output/types.js';
+import type { ApiRecord, FormatName, RecordKind } from '../../output/types.js';
 import { counted } from '../runtime/reporter.js';
 import type { Runtime } from '../runtime/runtime.js';
 
@@ -80,6 +80,8 @@ export async function exportPages(
   output: string | undefined = runtime.settings.output,
   extra: Pick<ExportOptions, 'onUploaded' | 'emptyColumns'> = {},
 ): Promise<ExportResult> {
+  const take = runtime.recordsTo;
+  if (take !== undefined && output === undefined) return handOver(runtime, pages, kind, take);
   const format = await chooseFormat(runtime, output);
   const { exportRecords } = await import('../../output/index.js');
   const result = await exportRecords(pages, {
@@ -102,4 +104,31 @@ export async function exportPages(
     if (note !== undefined) runtime.report.notice(note);
   }
   return result;
+}
+
+/** The records to `runtime.recordsTo`, projected by `--fields` as the json format would. */
+async function handOver(
+  runtime: Runtime,
+  pages: PageSource,
+  kind: RecordKind,
+  take: NonNullable<Runtime['recordsTo']>,
+): Promise<ExportResult> {
+  const [{ resolveColumns }, { projectRecord }, { isEncoded }] = await Promise.all([
+    import('../../output/export.js'),
+    import('../../output/flatten.js'),
+    import('../../output/format-writer.js'),
+  ]);
+  let project: ((record: ApiRecord) => ApiRecord) | undefined;
+  let records = 0;
+  for await (const page of pages) {
+    if (isEncoded(page)) throw new Error('an encoded page cannot be handed over as records');
+    if (page.length === 0) continue;
+    if (project === undefined) {
+      const { columns, projected } = resolveColumns(kind, page, runtime.settings.fields);
+      project = projected ? (r) => projectRecord(r, columns) : (r) => r;
+    }
+    take(page.map(project), kind);
+    records += page.length;
+  }
+  return { records, stoppedEarly: false };
 }

@@ -29,8 +29,12 @@ export async function writeSingle(
   title: string,
   order: readonly string[] = [],
 ): Promise<void> {
-  const format = await chooseFormat(runtime);
   const { fields } = runtime.settings;
+  const take = runtime.recordsTo;
+  if (take !== undefined && runtime.settings.output === undefined) {
+    return take([fields === undefined ? record : await projectOne(record, fields)], 'generic');
+  }
+  const format = await chooseFormat(runtime);
   if (format === 'json' && runtime.settings.output === undefined) {
     // One object stays one object with --fields: `people get 42 --fields id,name | jq .name`.
     const shaped = fields === undefined ? record : await projectOne(record, fields);

@@ -91,6 +91,8 @@ function positional(binding: ToolBinding, args: Args): string[] {
 export function parseArguments(binding: ToolBinding, args: Args): ParsedCall {
   const name = binding.definition.name;
   const known = Object.keys(binding.definition.inputSchema['properties'] as object);
+  // A list the endpoint answers whole takes `page` too, unlisted: it is how `next` continues it.
+  if (binding.list && !binding.pages && !binding.exports) known.push('page');
   for (const key of Object.keys(args)) {
     if (known.includes(key)) continue;
     const inFilters = binding.table.has(key) && known.includes('filters');
@@ -127,7 +129,7 @@ export function parseArguments(binding: ToolBinding, args: Args): ParsedCall {
     }
   }
   const page = args['page'] === undefined ? 1 : wholeNumber('page', args['page'], undefined);
-  if (page !== 1) params.push({ name: 'page', raw: page, label: 'page' });
+  if (page !== 1 && binding.pages) params.push({ name: 'page', raw: page, label: 'page' });
 
   const options: Record<string, unknown> = {};
   let limit: number | undefined;

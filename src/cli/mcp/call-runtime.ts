@@ -1,6 +1,7 @@
 /**
  * One tool call runs the command's own handler, as `news …` would, in a
- * Runtime of its own: stdout captured (JSON, or the export file), notes
+ * Runtime of its own: its records handed to the call (Runtime.recordsTo:
+ * values, never text parsed back; a file for export_news), notes
  * kept for the result and sent as log messages, the call's abort signal,
  * and the session's client behind the budget guard. So a call validates,
  * builds its request, pages and exports exactly as the command line does.
@@ -8,7 +9,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { NewsClient } from '../../api/index.js';
 import { redactText } from '../../api/redact.js';
-import type { FormatName } from '../../output/types.js';
+import type { ApiRecord, FormatName } from '../../output/types.js';
 import type { CliIO, Reporter } from '../runtime/io.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { Settings } from '../settings/settings.js';
@@ -16,20 +17,10 @@ import type { Settings } from '../settings/settings.js';
 /** MCP's log levels that the server uses. */
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
 
-/** stdout of a call: every byte kept (a result is at most 100 records). */
-class Capture extends Writable {
-  readonly isTTY = false;
-  private readonly chunks: Buffer[] = [];
-  override _write(chunk: Buffer | string, _encoding: string, done: () => void): void {
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    done();
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
-  }
-}
-
-/** Nothing a call draws (progress lines) goes anywhere: notes travel through the reporter. */
+/**
+ * Nothing a call draws or prints goes anywhere: records travel through
+ * recordsTo, notes through the reporter.
+ */
 class Discard extends Writable {
   readonly isTTY = false;
   override _write(_chunk: unknown, _encoding: string, done: () => void): void {
@@ -67,8 +58,8 @@ export interface CallSetup {
 
 export interface CallRun {
   readonly runtime: Runtime;
-  /** What the command printed. */
-  readonly stdout: () => string;
+  /** The records the command handed over, in order. */
+  readonly records: readonly ApiRecord[];
   /** Notes and warnings, for the result. */
   readonly notes: string[];
 }
@@ -89,9 +80,8 @@ export function callRuntime(setup: CallSetup): CallRun {
     warn: (m) => say('warning', m, true),
     debug: (m) => say('debug', m, false),
   };
-  const stdout = new Capture();
   const io: CliIO = {
-    stdout,
+    stdout: new Discard(),
     stderr: new Discard(),
     stdin: Readable.from([]),
     // A server's calls are not the user's typing: no completion cache written.
@@ -115,5 +105,9 @@ export function callRuntime(setup: CallSetup): CallRun {
     ['mcp', setup.tool],
     setup.client,
   );
-  return { runtime, stdout: () => stdout.text(), notes };
+  const records: ApiRecord[] = [];
+  runtime.recordsTo = (page) => {
+    for (const record of page) records.push(record);
+  };
+  return { runtime, records, notes };
 }

@@ -11,10 +11,14 @@ import type { FormatName } from '../../output/types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { parseArguments } from './arguments.js';
 import { type LogLevel, callRuntime } from './call-runtime.js';
+import { continuation } from './continuation.js';
 import { exportPath } from './export-folder.js';
 import { CallTap, guardClient } from './guarded-client.js';
+import { PageCache } from './page-cache.js';
 import type { PointsBudget } from './points.js';
+import { fitResult } from './result-budget.js';
 import { type ToolResult, failure, listContent, renderList, success } from './result.js';
+import { DEFAULT_MAX_RESULT_CHARS } from './schema.js';
 import { ARTICLE_FIELDS, type ToolBinding } from './tools.js';
 
 /** What every call of one server run shares. */
@@ -27,6 +31,26 @@ export interface Session {
   readonly parent: Runtime;
   /** The client every call shares (started on first use: the mock, undici). */
   readonly client: () => Promise<NewsClient>;
+  /** `--max-result-chars`: the most characters a result's text or structuredContent holds. */
+  readonly maxResultChars?: number | undefined;
+  /**
+   * Pages paid for, kept for calls that continue them (`next` after a cut
+   * result); made with the first call when the session brings none.
+   */
+  readonly pages?: PageCache | undefined;
+}
+
+/** The pages in hand of sessions that brought none: one cache per server run. */
+const pagesInHand = new WeakMap<Session, PageCache>();
+
+function pagesOf(session: Session): PageCache {
+  if (session.pages !== undefined) return session.pages;
+  let pages = pagesInHand.get(session);
+  if (pages === undefined) {
+    pages = new PageCache();
+    pagesInHand.set(session, pages);
+  }
+  return pages;
 }
 
 /** What the protocol gives a call. */
@@ -62,11 +86,20 @@ export async function callTool(
   const { parent, budget } = session;
   const secret = parent.settings.apiKey;
   const tap = new CallTap();
-  const meta = () => ({ ...budget.meta(), points_call: tap.points });
+  const meta = () => ({
+    ...budget.meta(),
+    points_call: tap.points,
+    ...(tap.fromCache ? { from_pages_in_hand: true } : {}),
+  });
   let output: string | undefined;
   try {
     const call = parseArguments(binding, args);
     tap.wantCount = call.countTotal;
+    if (!binding.exports) {
+      tap.cache = pagesOf(session);
+      tap.continues = call.page > 1;
+      tap.wholeList = binding.list && !binding.pages;
+    }
     output = binding.exports ? await exportPath(session.exportDir, args['output']) : undefined;
     const format = output === undefined ? 'json' : exportFormat(args['format'], output);
     const fields =
@@ -108,8 +141,23 @@ export async function callTool(
       const text = `export_news: wrote ${tap.records} record${tap.records === 1 ? '' : 's'} to ${output} (${format}, ${tap.points} point${tap.points === 1 ? '' : 's'})`;
       return success(content, text, meta(), secret);
     }
-    const content = listContent(binding, call, run.stdout(), tap, run.notes);
-    return success(content, renderList(binding.definition.name, content), meta(), secret);
+    const content = listContent(binding, call, run.records, tap, run.notes);
+    const max = session.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    const name = binding.definition.name;
+    const words = { max, noun: binding.articles ? 'articles' : 'records' };
+    const fitted = fitResult(content, {
+      max,
+      articles: binding.articles,
+      render: (c) => renderList(name, c, words),
+      next: continuation(binding, call, {
+        inHand: (content['results'] as unknown[]).length,
+        more: content['has_more'] === true,
+        cache: tap.cache,
+        listKey: tap.listKey,
+        fromCache: tap.fromCache,
+      }),
+    });
+    return success(fitted.content, fitted.text, meta(), secret);
   } catch (error) {
     // An export of every page spools beside its file to be resumed (cron/checkpoint.ts);
     // a tool call cannot resume, so a failed or cancelled one leaves nothing behind.

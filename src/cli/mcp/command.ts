@@ -40,6 +40,11 @@ export function mcpCommand(registry: () => readonly CommandSpec[]): CommandSpec 
         description: 'refuse every tool call that would take the session past N points',
       },
       {
+        flags: '--max-result-chars <n>',
+        description:
+          'the most characters a tool result holds, text or JSON (default 50000): longer ones keep the records that fit and say how to continue',
+      },
+      {
         flags: '--export-dir <dir>',
         description: 'the folder export_news writes into (default: the current directory)',
       },

@@ -13,6 +13,7 @@ import type { Page, PageRequest, PaginateOptions } from '../../api/paging/page-t
 import { OPEN_AFTER_PAGES } from '../../api/paging/page-window.js';
 import type { ApiResponse, RequestOptions } from '../../api/types.js';
 import { PROMPT_POINTS, countable } from '../unattended/budget.js';
+import { type PageCache, listKey } from './page-cache.js';
 import { type PointsBudget, requestCost, responseCost } from './points.js';
 
 export interface PageSeen {
@@ -38,6 +39,20 @@ export class CallTap {
   capped = false;
   /** Told after every page, with the records handed over so far (progress). */
   onPage: ((records: number) => void) | undefined;
+  /**
+   * A read call of one page keeps it (page-cache.ts), and is served from a
+   * page in hand when it continues one; a list answered whole is kept and,
+   * when `continues`, read from there.
+   */
+  cache: PageCache | undefined;
+  /** The call asks for a later part of a list the endpoint answers whole (a `page` past 1). */
+  continues = false;
+  /** The call reads a list whole, in as many requests as it takes (articles by id). */
+  wholeList = false;
+  /** The list the call's page belongs to (page-cache.ts's key), once it paged. */
+  listKey: string | undefined;
+  /** Some of the call's records came from pages in hand: nothing was paid for them. */
+  fromCache = false;
 
   get records(): number {
     return this.pages.reduce((n, p) => n + p.records, 0);
@@ -66,6 +81,20 @@ export function guardClient(
 
   async function request(options: RequestOptions): Promise<ApiResponse<unknown>> {
     needKey(options.path);
+    // Only a list answered whole is kept: a later `page` of it is the same answer.
+    const cache = tap.wholeList ? tap.cache : undefined;
+    const key = listKey(options);
+    const kept = tap.continues ? cache?.answer(key) : undefined;
+    if (kept !== undefined) {
+      tap.fromCache = true;
+      return { ...kept, usage: { ...kept.usage, 'x-points-used': '0' } };
+    }
+    const response = await paidRequest(options);
+    cache?.putAnswer(key, response);
+    return response;
+  }
+
+  async function paidRequest(options: RequestOptions): Promise<ApiResponse<unknown>> {
     const cost = requestCost(options);
     const held = budget.reserve(cost, `${options.method} ${options.path}`);
     let spent = 0;
@@ -81,7 +110,7 @@ export function guardClient(
 
   /** The count of what `spec` matches (count_total, or an export of every page under a budget). */
   async function countOf(spec: PageRequest): Promise<number | undefined> {
-    const response = await request({
+    const response = await paidRequest({
       method: 'POST',
       path: '/v1/news/count',
       body: countBody((spec.body ?? {}) as Record<string, unknown>),
@@ -128,7 +157,96 @@ export function guardClient(
     return left === undefined ? undefined : Math.floor(left / Math.max(1, perRequest));
   }
 
-  async function* paginate<R>(
+  /** One page of a read call: from a page in hand when it continues one, else fetched and kept. */
+  async function* onePage<R>(
+    spec: PageRequest,
+    options: PaginateOptions,
+    cache: PageCache,
+    perPage: number,
+  ): AsyncGenerator<Page<R>, void, undefined> {
+    const page = options.startPage ?? 1;
+    const start = (page - 1) * perPage;
+    const key = listKey(spec);
+    tap.listKey = key;
+    const hit = cache.window(key, start, perPage);
+    if (hit !== undefined) {
+      needKey(spec.path);
+      tap.pagedRequest ??= spec;
+      tap.fromCache = true;
+      const records = hit.records as R[];
+      const envelope = {
+        ...hit.entry.envelope,
+        page,
+        limit: perPage,
+        results: records,
+        has_next_pages: hit.hasNext,
+      };
+      const response = {
+        ...hit.entry.response,
+        body: envelope,
+        usage: { ...hit.entry.response.usage, 'x-points-used': '0' },
+      };
+      tap.pages.push({ page, records: records.length, held: records.length, hasNext: hit.hasNext });
+      tap.onPage?.(tap.records);
+      yield { page, records, envelope, response };
+      return;
+    }
+    for await (const fetched of guardedPages<R>(spec, options)) {
+      // A plan's cap on per_page moves every position: such a page is not kept.
+      const limit = fetched.envelope['limit'];
+      if (typeof limit === 'number' && limit < perPage) {
+        yield fetched;
+        continue;
+      }
+      cache.put(key, {
+        start: (fetched.page - 1) * perPage,
+        records: fetched.records as Record<string, unknown>[],
+        envelope: fetched.envelope,
+        response: fetched.response,
+        hasNext: fetched.envelope['has_next_pages'] === true,
+      });
+      yield fetched;
+    }
+  }
+
+  function paginate<R>(
+    spec: PageRequest,
+    options: PaginateOptions = {},
+  ): AsyncGenerator<Page<R>, void, undefined> {
+    const { cache } = tap;
+    if (cache !== undefined && options.maxPages === 1 && options.perPage !== undefined) {
+      return onePage<R>(spec, options, cache, options.perPage);
+    }
+    if (cache !== undefined && tap.wholeList) return wholeList<R>(spec, options, cache);
+    return guardedPages<R>(spec, options);
+  }
+
+  /** A list read whole in several requests: kept, and read again from there by a later `page`. */
+  async function* wholeList<R>(
+    spec: PageRequest,
+    options: PaginateOptions,
+    cache: PageCache,
+  ): AsyncGenerator<Page<R>, void, undefined> {
+    const key = `whole ${listKey(spec)}`;
+    const kept = tap.continues ? (cache.list(key) as Page<R>[] | undefined) : undefined;
+    if (kept !== undefined) {
+      needKey(spec.path);
+      tap.fromCache = true;
+      for (const page of kept) {
+        const usage = { ...page.response.usage, 'x-points-used': '0' };
+        yield { ...page, response: { ...page.response, usage } };
+      }
+      return;
+    }
+    const pages: Page<R>[] = [];
+    for await (const page of guardedPages<R>(spec, options)) {
+      pages.push(page);
+      yield page;
+    }
+    cache.putList(key, pages);
+  }
+
+  async function* guardedPages<R>(
     spec: PageRequest,
     options: PaginateOptions = {},
   ): AsyncGenerator<Page<R>, void, undefined> {

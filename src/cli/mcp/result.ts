@@ -11,6 +11,7 @@ import { searchParamByFlag } from '../../params/registry.js';
 import { describeFailure } from '../exit-codes.js';
 import type { ParsedCall } from './arguments.js';
 import type { CallTap } from './guarded-client.js';
+import { budgetLine } from './result-budget.js';
 import type { ToolBinding } from './tools.js';
 
 export interface ToolResult {
@@ -23,24 +24,6 @@ export interface ToolResult {
 
 /** An article's description in a result: a glance, not the article. */
 const DESCRIPTION_CHARS = 300;
-
-function parsed(stdout: string): unknown {
-  const text = stdout.trim();
-  if (text === '') return [];
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function recordsOf(binding: ToolBinding, value: unknown): ApiRecord[] {
-  if (binding.endpoint.path === '/v1/news/count') return [{ count: value }];
-  if (binding.endpoint.path === '/ping') return [{ answer: value }];
-  if (Array.isArray(value)) return value as ApiRecord[];
-  if (typeof value === 'object' && value !== null) return [value as ApiRecord];
-  return [{ value }];
-}
 
 /** A record's whole text, left out unless `fields` asks for it (raw articles carry theirs). */
 const LONG_TEXT = ['body', 'body_html'];
@@ -55,16 +38,15 @@ function shorten(record: ApiRecord): ApiRecord {
   return out;
 }
 
-/** structuredContent of a read tool, from what the command printed and the pages it read. */
+/** structuredContent of a read tool, from the records the command handed over and the pages it read. */
 export function listContent(
   binding: ToolBinding,
   call: ParsedCall,
-  stdout: string,
+  records: readonly ApiRecord[],
   tap: CallTap,
   notes: readonly string[],
 ): Record<string, unknown> {
-  const value = parsed(stdout);
-  let results = recordsOf(binding, value);
+  let results = [...records];
   // A list the endpoint answers whole (suggest, trends, event types) is counted before the cut.
   let matched = results.length;
   let more = false;
@@ -75,12 +57,15 @@ export function listContent(
     more = tap.capped || (last !== undefined && (last.hasNext || last.held > last.records));
     matched = before + results.length;
     exact = !more;
-  } else if (call.limit !== undefined && results.length > call.limit) {
-    results = results.slice(0, call.limit);
-    more = true;
+  } else if (call.limit !== undefined) {
+    // A list the endpoint answers whole: `page` (given by `next`) picks a later part of it.
+    const start = (call.page - 1) * call.limit;
+    more = results.length > start + call.limit;
+    if (start > 0 || more) results = results.slice(start, start + call.limit);
   }
   if (call.fields === undefined) results = results.map(shorten);
-  if (binding.endpoint.path === '/v1/news/count' && typeof value === 'number') matched = value;
+  const count = results[0]?.['count'];
+  if (binding.returns === 'count' && typeof count === 'number') matched = count;
   if (tap.expected !== undefined && call.countTotal) {
     matched = tap.expected;
     exact = true;
@@ -97,8 +82,17 @@ export function listContent(
   };
 }
 
-/** The text content: one line of counts, then one compact JSON line per record. */
-export function renderList(name: string, content: Record<string, unknown>): string {
+/** How the text's first line names the records and the budget, when a result was cut. */
+export interface CutWords {
+  readonly max: number;
+  readonly noun: string;
+}
+
+/**
+ * The text content: when the result was cut, a line saying so and how to
+ * continue; one line of counts; then one compact JSON line per record.
+ */
+export function renderList(name: string, content: Record<string, unknown>, cut?: CutWords): string {
   const results = content['results'] as unknown[];
   const more = content['has_more'] === true;
   const matched = `${content['matched_exact'] === true ? '' : 'at least '}${String(content['matched'])} matched`;
@@ -106,7 +100,8 @@ export function renderList(name: string, content: Record<string, unknown>): stri
     content['next_page'] === undefined ? '' : `; next: page ${String(content['next_page'])}`;
   const head = `${name}: ${results.length} result${results.length === 1 ? '' : 's'}, ${matched}${more ? `, more remain${next}` : ''}`;
   const notes = ((content['notes'] as string[] | undefined) ?? []).map((n) => `note: ${n}`);
-  return [head, ...notes, ...results.map((r) => JSON.stringify(r))].join('\n');
+  const first = cut === undefined ? [] : budgetLine(content, cut.max, cut.noun);
+  return [...first, head, ...notes, ...results.map((r) => JSON.stringify(r))].join('\n');
 }
 
 export function success(

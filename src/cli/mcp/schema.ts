@@ -59,6 +59,16 @@ export function argSchema(arg: ArgSpec): JsonSchema {
     : { ...one, description: arg.description };
 }
 
+/**
+ * `--max-result-chars`: the default, about 12k tokens, room for the records
+ * and the agent's own work under a host's 25k-token cap (result-budget.ts);
+ * and the least, below which a result could not hold its counts and one
+ * shortened record. Here, not in result-budget.ts, so that checking the
+ * option at start-up loads nothing the first call does not need.
+ */
+export const DEFAULT_MAX_RESULT_CHARS = 50_000;
+export const MIN_RESULT_CHARS = 2_000;
+
 /** The arguments every list tool shares. */
 export const LIMIT_MAX = 100;
 export const LIMIT_DEFAULT = 10;

@@ -11,6 +11,7 @@ import type { Session } from './call.js';
 import type { LogLevel } from './call-runtime.js';
 import { openExportFolder } from './export-folder.js';
 import { PointsBudget } from './points.js';
+import { DEFAULT_MAX_RESULT_CHARS, MIN_RESULT_CHARS } from './schema.js';
 import type { Mirror } from './server.js';
 import { buildTools } from './tools.js';
 
@@ -27,6 +28,21 @@ function wholeNumber(flag: string, value: string | undefined, max?: number): num
   if (value.trim() === '' || !Number.isInteger(n) || n < 0 || (max !== undefined && n > max)) {
     throw new UsageError(
       `${flag} must be a whole number ${max === undefined ? 'of at least 0' : `from 0 to ${max}`} (got "${value}")`,
+    );
+  }
+  return n;
+}
+
+/** `--max-result-chars`: a whole number, large enough for a result's counts and one shortened record. */
+function resultChars(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESULT_CHARS;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < MIN_RESULT_CHARS) {
+    throw new UsageError(
+      `--max-result-chars must be a whole number of at least ${MIN_RESULT_CHARS} (got "${value}")`,
+      {
+        hint: `the default is ${DEFAULT_MAX_RESULT_CHARS}; a host with a larger context takes more`,
+      },
     );
   }
   return n;
@@ -49,6 +65,7 @@ export async function serveMcp(
     }
   }
   const maxPoints = wholeNumber('--max-points', text(o, 'maxPoints'));
+  const maxResultChars = resultChars(text(o, 'maxResultChars'));
   const port = wholeNumber('--port', text(o, 'port'), 65535) ?? DEFAULT_PORT;
   const token = text(o, 'token') ?? (runtime.io.env['NEWS_MCP_TOKEN'] || undefined);
   const host = text(o, 'host') ?? '127.0.0.1';
@@ -78,6 +95,7 @@ export async function serveMcp(
     exportDir,
     parent: runtime,
     client: () => clients.client(),
+    maxResultChars,
   };
   // stderr, as the command line writes it: warnings always, the rest with -v.
   const mirror: Mirror = (level: LogLevel, message: string) => {

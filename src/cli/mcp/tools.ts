@@ -1,14 +1,22 @@
 /**
  * The tools, made from the command registry and the parameter table, never
- * listed by hand: every command (or subcommand) whose summary names an API
- * operation `(METHOD /path)` that reads (GET, or POST on a search), outside
- * the live group (streams, webhooks), one tool per operation (the first
- * command of an endpoint wins: `journalists articles` is the search). Its
- * arguments are the command's positional arguments, the common filters its
- * table holds, `filters` for the rest, and limit, page and fields where
- * they apply. export_news is search_news writing a file.
+ * listed by hand: every command (or subcommand) that declares a service
+ * operation with a tool (`api.tool`, command-spec.ts) is one, outside the
+ * live group (streams, webhooks). Its name, what its records are, whether it
+ * pages and which arguments it takes come from those declared fields, never
+ * from its help text. Its arguments are the command's positional arguments,
+ * the common filters its table holds, `filters` for the rest, and limit,
+ * page and fields where they apply. export_news is search_news writing a
+ * file.
  */
-import type { ArgSpec, CommandSpec } from '../command-spec.js';
+import {
+  type ApiOperation,
+  type ArgSpec,
+  type CommandSpec,
+  type Returns,
+  type ToolDeclaration,
+  operationText,
+} from '../command-spec.js';
 import { SEARCH_PARAMS } from '../../params/search-params.js';
 import type { ParamDef } from '../../params/types.js';
 import {
@@ -48,26 +56,6 @@ export const COMMON_PARAMS: readonly string[] = [
   'organization.name',
 ];
 
-/** The contract's names (and the style they set) where `words_joined` would not do. */
-const TOOL_NAMES: Readonly<Record<string, string>> = {
-  search: 'search_news',
-  count: 'count_news',
-  headlines: 'top_headlines',
-  story: 'get_story',
-  article: 'get_articles',
-  trends: 'get_trends',
-  local: 'search_local_news',
-  entity: 'get_entity_news',
-  raw: 'list_raw_articles',
-  'event-types': 'list_event_types',
-  people: 'list_people',
-  'people get': 'get_person',
-  companies: 'list_companies',
-  'companies get': 'get_company',
-  journalists: 'list_journalists',
-  'journalists get': 'get_journalist',
-};
-
 /** What articles show by default: enough to pick one, little enough for a context window. */
 export const ARTICLE_FIELDS: readonly string[] = [
   'id',
@@ -97,6 +85,8 @@ export interface ToolBinding {
   readonly command: CommandSpec;
   readonly words: readonly string[];
   readonly endpoint: Endpoint;
+  /** What the operation answers (command-spec.ts): how its result is shaped. */
+  readonly returns: Returns;
   /** Every parameter the command takes, by API name. */
   readonly table: ReadonlyMap<string, ParamDef>;
   /** Those given as arguments of their own. */
@@ -112,35 +102,23 @@ export interface ToolBinding {
   readonly exports: boolean;
 }
 
-const ENDPOINT = /\((GET|POST) (\/[^\s),;]*)/;
-/** Endpoints that answer one value or one object, not a list. */
-const SINGLE = /^\/(?:ping|v1\/balance|v1\/news\/count|v1\/(?:people|companies|journalists)\/ID)$/;
-const DIRECTORY = /^\/v1\/(?:people|companies|journalists)(?:\/ID)?$/;
-/** News endpoints whose records are not articles. */
-const NOT_ARTICLES = /^\/v1\/news\/(?:count|trends|event-types|raw)$/;
 const SEARCH_NAMES = new Set(SEARCH_PARAMS.map((d) => d.name));
 
-/** The summary without its endpoint and what a terminal shows, which an agent does not need. */
-function describe(summary: string): string {
-  return summary
-    .slice(0, ENDPOINT.exec(summary)?.index)
-    .replace(/[:;,] [^:;]*\bterminal\b.*$/, '')
-    .trim();
-}
-
-function toolName(words: readonly string[]): string {
-  const key = words.join(' ');
-  return TOOL_NAMES[key] ?? words.join('_').replace(/-/g, '_');
+/** The summary's words before its operation: what the command does, for an agent. */
+function describe(command: CommandSpec, api: ApiOperation, tool: ToolDeclaration): string {
+  if (tool.description !== undefined) return tool.description;
+  const at = command.summary.indexOf(` (${operationText(api)})`);
+  if (at < 0) {
+    throw new Error(`${command.name}: its summary does not name its operation (summaryOf)`);
+  }
+  return command.summary.slice(0, at);
 }
 
 /** Filters every article tool takes directly (the first of COMMON_PARAMS). */
 const CORE_COUNT = 5;
-/** The endpoints whose tools take all of COMMON_PARAMS directly. */
-const RICH = new Set(['/v1/news/everything', '/v1/news/count']);
-
 /** Direct arguments: the common filters, and an endpoint's own parameters. */
-function directParams(params: readonly ParamDef[], endpoint: Endpoint): ParamDef[] {
-  const common = RICH.has(endpoint.path) ? COMMON_PARAMS : COMMON_PARAMS.slice(0, CORE_COUNT);
+function directParams(params: readonly ParamDef[], tool: ToolDeclaration): ParamDef[] {
+  const common = tool.allCommonFilters ? COMMON_PARAMS : COMMON_PARAMS.slice(0, CORE_COUNT);
   return params.filter(
     (d) =>
       d.name !== 'page' &&
@@ -149,12 +127,17 @@ function directParams(params: readonly ParamDef[], endpoint: Endpoint): ParamDef
   );
 }
 
-function bind(command: CommandSpec, words: readonly string[], endpoint: Endpoint): ToolBinding {
+function bind(
+  command: CommandSpec,
+  words: readonly string[],
+  api: ApiOperation,
+  tool: ToolDeclaration,
+): ToolBinding {
   const params = command.params ?? [];
   const table = new Map(params.map((d) => [d.name, d]));
-  const direct = directParams(params, endpoint);
-  const articles = endpoint.path.startsWith('/v1/news/') && !NOT_ARTICLES.test(endpoint.path);
-  const single = SINGLE.test(endpoint.path);
+  const direct = directParams(params, tool);
+  const articles = api.returns === 'articles';
+  const single = api.returns !== 'articles' && api.returns !== 'records';
   const pages = command.paging === true;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -168,12 +151,12 @@ function bind(command: CommandSpec, words: readonly string[], endpoint: Endpoint
   }
   if (!single) properties['limit'] = limitSchema(LIMIT_MAX, LIMIT_DEFAULT);
   if (pages) properties['page'] = PAGE_SCHEMA;
-  if (endpoint.path === '/v1/news/everything') properties['count_total'] = COUNT_TOTAL_SCHEMA;
+  if (tool.countTotal) properties['count_total'] = COUNT_TOTAL_SCHEMA;
   // Articles and directory records are large; other records are a few keys each.
-  if (articles || pages || DIRECTORY.test(endpoint.path)) properties['fields'] = FIELDS_SCHEMA;
+  if (articles || pages || tool.fields) properties['fields'] = FIELDS_SCHEMA;
   const definition: ToolDefinition = {
-    name: toolName(words),
-    description: describe(command.summary),
+    name: tool.name,
+    description: describe(command, api, tool),
     inputSchema: {
       type: 'object',
       properties,
@@ -186,7 +169,8 @@ function bind(command: CommandSpec, words: readonly string[], endpoint: Endpoint
     definition,
     command,
     words,
-    endpoint,
+    endpoint: { method: api.method, path: api.path },
+    returns: api.returns,
     table,
     direct,
     args: command.args ?? [],
@@ -198,7 +182,7 @@ function bind(command: CommandSpec, words: readonly string[], endpoint: Endpoint
 }
 
 /** export_news: search_news's arguments, written to a file of the export folder. */
-function exportBinding(search: ToolBinding): ToolBinding {
+function exportBinding(search: ToolBinding, name: string): ToolBinding {
   const {
     limit: _limit,
     page: _page,
@@ -220,7 +204,7 @@ function exportBinding(search: ToolBinding): ToolBinding {
   return {
     ...search,
     definition: {
-      name: 'export_news',
+      name,
       description: `${search.definition.description} into a file of the export folder (any format of news -f, written atomically)`,
       inputSchema: { type: 'object', properties, required: ['output'] },
       outputSchema: {
@@ -238,23 +222,17 @@ function exportBinding(search: ToolBinding): ToolBinding {
   };
 }
 
-/** Every tool, in the registry's order, export_news after search_news. */
+/** Every tool, in the registry's order, an export tool after the tool it writes. */
 export function buildTools(registry: readonly CommandSpec[]): ToolBinding[] {
   const tools: ToolBinding[] = [];
-  const seen = new Set<string>();
   const walk = (command: CommandSpec, words: readonly string[]): void => {
     if (command.hidden || command.group === 'live') return;
     const path = [...words, command.name];
-    const match = ENDPOINT.exec(command.summary);
-    if (command.run !== undefined && match !== null) {
-      const endpoint = { method: match[1]!, path: match[2]! };
-      const key = `${endpoint.method} ${endpoint.path}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        const tool = bind(command, path, endpoint);
-        tools.push(tool);
-        if (endpoint.path === '/v1/news/everything') tools.push(exportBinding(tool));
-      }
+    const { api } = command;
+    if (command.run !== undefined && api?.tool !== undefined) {
+      const tool = bind(command, path, api, api.tool);
+      tools.push(tool);
+      if (api.tool.exportAs !== undefined) tools.push(exportBinding(tool, api.tool.exportAs));
     }
     for (const sub of command.subcommands ?? []) walk(sub, path);
   };

@@ -4,6 +4,7 @@ import { shellQuote } from '../../api/describe-request.js';
 import { UsageError } from '../../api/errors.js';
 import { redactText } from '../../api/redact.js';
 import type { ApiResponse, RequestSpec } from '../../api/types.js';
+import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CliIO, Reporter } from './io.js';
 import { PointsMeter } from './points-meter.js';
 import { refuseWithRaw } from './raw-check.js';
@@ -51,6 +52,12 @@ export class Runtime {
    * before the command says it (main()'s last words).
    */
   keptOnInterrupt: (() => string | undefined) | undefined;
+  /**
+   * Where the records go instead of stdout when set (a tool call of `news
+   * mcp`): as `-f json` would print them, `--fields` applied, but as values,
+   * with no text to read back. A file (`-o`) is still written as a file.
+   */
+  recordsTo: ((records: readonly ApiRecord[], kind: RecordKind) => void) | undefined;
 
   constructor(
     readonly io: CliIO,
