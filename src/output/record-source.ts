@@ -19,7 +19,7 @@ import { ChunkBuffers, lineChunks } from './parallel/line-chunks.js';
 import type { LineChunk } from './parallel/line-chunks.js';
 import type { WorkerPool } from './parallel/pool.js';
 import type { ChunkResult } from './parallel/protocol.js';
-import { OFF_THREAD_FORMATS } from './page-encoders.js';
+import { OFF_THREAD_FORMATS } from './parallel/page-encoders.js';
 import type { ApiRecord, FormatName } from './types.js';
 
 export const PAGE_SIZE = 100;

@@ -1,12 +1,12 @@
 /**
  * Parquet (docs/PARQUET.md). Rows are collected column by column in typed
- * stores (parquet-columns.ts) — the records themselves are dropped page by
+ * stores (fast/parquet/columns.ts) — the records themselves are dropped page by
  * page — and encoded as one row group every ROW_GROUP_ROWS rows, so memory
  * holds one row group at most. Our own column-chunk writer encodes the pages
- * (parquet-pages.ts, SNAPPY by hysnappy); hyparquet-writer writes the page
+ * (fast/parquet/pages.ts, SNAPPY by hysnappy); hyparquet-writer writes the page
  * headers and the footer. A row group is encoded on its own (RowGroupEncoder:
  * bytes, and metadata packed as numbers with offsets from its first byte,
- * parquet-meta.ts), then placed in the file by the writer: so `news
+ * fast/parquet/meta.ts), then placed in the file by the writer: so `news
  * convert`'s worker threads encode row groups in parallel (parallel/), read
  * from their lines' bytes (parquet-bytes.ts), and the writer writes them in
  * order.
@@ -21,10 +21,10 @@ import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../f
 import { cellReader } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
-import { COLUMN_FIELDS, rowGroupOf } from './parquet-meta.js';
-import { pageBytes } from '../page-bytes.js';
-import { columnStore } from './parquet-columns.js';
-import type { ParquetFooter } from './parquet-footer.js';
+import { COLUMN_FIELDS, rowGroupOf } from '../fast/parquet/meta.js';
+import { pageBytes } from '../parallel/page-bytes.js';
+import { columnStore } from '../fast/parquet/columns.js';
+import type { ParquetFooter } from '../fast/parquet/footer.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -171,8 +171,8 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
     await Promise.all([
       import('hyparquet-writer/src/bytewriter.js'),
       import('hysnappy'),
-      import('./parquet-pages.js'),
-      import('./parquet-bytes.js'),
+      import('../fast/parquet/pages.js'),
+      import('../fast/parquet-bytes.js'),
     ]);
   // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
   // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
@@ -243,7 +243,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   // The footer's module (hyparquet-writer's metadata, which loads hyparquet,
   // ~35 ms) is loaded while the first row groups are made: the writer, which
   // convert's workers wait for, needs only the ByteWriter.
-  const footerModule = import('./parquet-footer.js');
+  const footerModule = import('../fast/parquet/footer.js');
   footerModule.catch(() => undefined); // awaited with the first row group
   const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
   const spec = encoderSpec(ctx, 'parquet');

@@ -1,13 +1,13 @@
 /**
  * One column chunk of a row group, written from the typed stores of
- * parquet-columns.ts: definition levels, a dictionary when it at least
+ * fast/parquet/columns.ts: definition levels, a dictionary when it at least
  * halves the column (hyparquet-writer's rule), PLAIN values otherwise (text
  * compressed straight from its column's buffer), RLE for flags, min/max
  * statistics on typed columns, DATA_PAGE_V2 pages of about 1 MB, SNAPPY:
  * the encodings hyparquet-writer chooses for the same values (the dictionary
- * decision: parquet-dictionary.ts). Its page-header and
+ * decision: fast/parquet/dictionary.ts). Its page-header and
  * RLE/bit-packing code is used as is; the chunk's metadata is packed as
- * numbers (parquet-meta.ts) and becomes hyparquet-writer's objects where its
+ * numbers (fast/parquet/meta.ts) and becomes hyparquet-writer's objects where its
  * footer writer serializes them.
  *
  * Why not hyparquet-writer's `writeColumn`: it takes an array of JS values
@@ -20,9 +20,9 @@
 import type { ByteWriter, SchemaElement } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import type { ColumnStore, NumberColumn, TextColumn } from './parquet-columns.js';
-import { NULL_FLAG, TRUE } from './parquet-columns.js';
-import { Dictionary, type Sizes, buildDictionary } from './parquet-dictionary.js';
+import type { ColumnStore, NumberColumn, TextColumn } from './columns.js';
+import { NULL_FLAG, TRUE } from './columns.js';
+import { Dictionary, type Sizes, buildDictionary } from './dictionary.js';
 import {
   COLUMN_FIELDS,
   COMPRESSED_SIZE,
@@ -36,8 +36,8 @@ import {
   MIN,
   NULL_COUNT,
   UNCOMPRESSED_SIZE,
-} from './parquet-meta.js';
-import type { DataEncoding } from './parquet-meta.js';
+} from './meta.js';
+import type { DataEncoding } from './meta.js';
 
 type PageHeader = Parameters<typeof writePageHeader>[1];
 
@@ -89,7 +89,7 @@ export class ColumnChunkWriter {
   /**
    * Writes `store`'s values as one column chunk at `out`'s offset (the
    * group's first byte at offset 0), and its metadata as numbers at
-   * `fields[at…]` (parquet-meta.ts); the pages of a chunk of more than one
+   * `fields[at…]` (fast/parquet/meta.ts); the pages of a chunk of more than one
    * go to `pages`.
    */
   write(

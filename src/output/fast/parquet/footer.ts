@@ -21,7 +21,7 @@
 import { writeIndexes } from 'hyparquet-writer/src/indexes.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { KeyValue, SchemaElement } from 'hyparquet-writer';
-import type { PageIndexes, RowGroup } from './parquet-meta.js';
+import type { PageIndexes, RowGroup } from './meta.js';
 
 type ByteWriterClass = typeof import('hyparquet-writer').ByteWriter;
 type Writer = import('hyparquet-writer').Writer;
