@@ -9,6 +9,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import type { EncodedPage } from '../../src/output/format-writer.js';
+import { loadFooterInternals } from '../../src/output/fast/hyparquet-internals.js';
 import { ParquetFooter } from '../../src/output/fast/parquet/footer.js';
 import { rowGroupOf } from '../../src/output/fast/parquet/meta.js';
 import type { PageIndexes, RowGroup } from '../../src/output/fast/parquet/meta.js';
@@ -72,7 +73,7 @@ async function bothWays(count: number, big: boolean): Promise<[Uint8Array, Uint8
   );
   pw.finish();
   const ours = new ByteWriter();
-  const footer = new ParquetFooter({ ...OPTIONS, ByteWriter });
+  const footer = new ParquetFooter({ ...OPTIONS, hyparquet: await loadFooterInternals() });
   place(await groups(count, big), ({ rowGroup, indexes }) => footer.add(rowGroup, indexes), ours);
   footer.write(ours);
   return [ours.getBytes(), reference.getBytes()];

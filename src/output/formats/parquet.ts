@@ -25,6 +25,11 @@ import { COLUMN_FIELDS, rowGroupOf } from '../fast/parquet/meta.js';
 import { pageBytes } from '../parallel/page-bytes.js';
 import { columnStore } from '../fast/parquet/columns.js';
 import type { ParquetFooter } from '../fast/parquet/footer.js';
+import {
+  loadByteWriter,
+  loadFooterInternals,
+  loadPageInternals,
+} from '../fast/hyparquet-internals.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -81,7 +86,7 @@ type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Ar
  * waits for the sink, which is how backpressure reaches the encoder.
  */
 async function sinkWriter(sink: Sink): Promise<SinkWriter> {
-  const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
+  const ByteWriter = await loadByteWriter();
   const CHUNK = 1024 * 1024;
   const pending: Uint8Array[] = [];
   const writer = new ByteWriter(CHUNK * 2);
@@ -167,16 +172,15 @@ function detachOnce(): void {
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
-  const [{ ByteWriter }, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] =
-    await Promise.all([
-      import('hyparquet-writer/src/bytewriter.js'),
-      import('hysnappy'),
-      import('../fast/parquet/pages.js'),
-      import('../fast/parquet-bytes.js'),
-    ]);
+  const [hyparquet, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] = await Promise.all([
+    loadPageInternals(),
+    import('hysnappy'),
+    import('../fast/parquet/pages.js'),
+    import('../fast/parquet-bytes.js'),
+  ]);
   // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
   // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
-  const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
+  const chunks = new ColumnChunkWriter(hyparquet, snappyCompressor());
   detachOnce();
   const columns = spec.columns;
   const schema = schemaOf(columns);
@@ -191,7 +195,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
-  const scratch = new ByteWriter(2 * 1024 * 1024);
+  const scratch = new hyparquet.ByteWriter(2 * 1024 * 1024);
 
   return {
     add(record) {
@@ -245,7 +249,8 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   // convert's workers wait for, needs only the ByteWriter.
   const footerModule = import('../fast/parquet/footer.js');
   footerModule.catch(() => undefined); // awaited with the first row group
-  const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
+  const footerInternals = loadFooterInternals();
+  footerInternals.catch(() => undefined); // awaited with the first row group
   const spec = encoderSpec(ctx, 'parquet');
   const names = parquetNames(ctx.columns);
   const writer = await sinkWriter(ctx.sink);
@@ -255,7 +260,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   let footer: ParquetFooter | undefined;
   const footerOf = async (): Promise<ParquetFooter> => {
     footer ??= new (await footerModule).ParquetFooter({
-      ByteWriter,
+      hyparquet: await footerInternals,
       schema,
       createdBy: 'news CLI (hyparquet-writer)',
       kvMetadata: [

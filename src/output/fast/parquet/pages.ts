@@ -18,8 +18,7 @@
  * collector after it (docs/PARQUET.md, "Issue 23").
  */
 import type { ByteWriter, SchemaElement } from 'hyparquet-writer';
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
-import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+import type { PageHeader, PageInternals } from '../hyparquet-internals.js';
 import type { ColumnStore, NumberColumn, TextColumn } from './columns.js';
 import { NULL_FLAG, TRUE } from './columns.js';
 import { Dictionary, type Sizes, buildDictionary } from './dictionary.js';
@@ -38,8 +37,6 @@ import {
   UNCOMPRESSED_SIZE,
 } from './meta.js';
 import type { DataEncoding } from './meta.js';
-
-type PageHeader = Parameters<typeof writePageHeader>[1];
 
 export type Compress = (bytes: Uint8Array) => Uint8Array;
 
@@ -78,12 +75,13 @@ export class ColumnChunkWriter {
   /** Per row in a page: its value (flag or dictionary index), for the RLE writer. */
   private packed = new Int32Array(256);
 
+  /** `hyparquet`: its page header and RLE writers (loadPageInternals). */
   constructor(
-    ByteWriterClass: typeof ByteWriter,
+    private readonly hyparquet: PageInternals,
     private readonly compress: Compress,
   ) {
-    this.levelWriter = new ByteWriterClass(1024);
-    this.rle = new ByteWriterClass(1024);
+    this.levelWriter = new hyparquet.ByteWriter(1024);
+    this.rle = new hyparquet.ByteWriter(1024);
   }
 
   /**
@@ -244,7 +242,7 @@ export class ColumnChunkWriter {
     const raw = this.data.bytes.subarray(0, this.data.length);
     const compressed = this.compress(raw);
     const headerStart = out.offset;
-    writePageHeader(out, {
+    this.hyparquet.writePageHeader(out, {
       type: 'DICTIONARY_PAGE',
       uncompressed_page_size: raw.length,
       compressed_page_size: compressed.length,
@@ -269,10 +267,10 @@ export class ColumnChunkWriter {
     const lw = this.levelWriter;
     lw.index = 0;
     lw.offset = 0;
-    const levelBytes = writeRleBitPackedHybrid(lw, levels, 1);
+    const levelBytes = this.hyparquet.writeRleBitPackedHybrid(lw, levels, 1);
     const compressed = this.compress(raw);
     const headerStart = out.offset;
-    writePageHeader(out, {
+    this.hyparquet.writePageHeader(out, {
       type: 'DATA_PAGE_V2',
       uncompressed_page_size: levelBytes + raw.length,
       compressed_page_size: levelBytes + compressed.length,
@@ -334,7 +332,7 @@ export class ColumnChunkWriter {
       const w = this.rle;
       w.index = 0;
       w.offset = 0;
-      const length = writeRleBitPackedHybrid(w, packed.subarray(0, n), 1);
+      const length = this.hyparquet.writeRleBitPackedHybrid(w, packed.subarray(0, n), 1);
       data.ensure(4 + length);
       data.view.setUint32(data.length, length, true);
       data.bytes.set(new Uint8Array(w.buffer, 0, length), data.length + 4);
@@ -360,7 +358,7 @@ export class ColumnChunkWriter {
     const w = this.rle;
     w.index = 0;
     w.offset = 0;
-    const length = writeRleBitPackedHybrid(w, packed.subarray(0, n), width);
+    const length = this.hyparquet.writeRleBitPackedHybrid(w, packed.subarray(0, n), width);
     const data = this.data;
     data.ensure(1 + length);
     data.bytes[data.length] = width;
