@@ -43,8 +43,8 @@ export function closest(input: string, candidates: readonly string[], max = 3): 
     .map(({ c }) => c);
 }
 
-/** Commander's wording, which program.ts turns into a `hint:` line. */
-export function didYouMean(found: readonly string[]): string {
-  if (found.length === 0) return '';
-  return `\n(Did you mean ${found.length === 1 ? found[0] : `one of ${found.join(', ')}`}?)`;
+/** The `hint:` line for what `closest` found; undefined when it found nothing. */
+export function didYouMean(found: readonly string[]): string | undefined {
+  if (found.length === 0) return undefined;
+  return `did you mean ${found.length === 1 ? found[0] : `one of ${found.join(', ')}`}?`;
 }
