@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import { ROW_GROUP_ROWS, parquetNames } from '../../src/output/formats/parquet.js';
 import { TRUNCATION_MARKER, XLSX_CELL_LIMIT, sheetName } from '../../src/output/formats/xlsx.js';
-import { exportToFile } from './helpers.js';
+import { FAST_PATHS, exportToFile, withFastPaths } from './helpers.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
 
 const HEADER = ARTICLE_COLUMNS.map((c) => c.name);
@@ -65,7 +65,9 @@ describe('xlsx sheet names', () => {
   });
 });
 
-describe('parquet', () => {
+describe.each(FAST_PATHS)('parquet, %s', (_, noFastPaths) => {
+  withFastPaths(noFastPaths);
+
   it('reads back with DuckDB: rows, types, values', async () => {
     const { path } = await exportToFile('parquet', TRICKY_ARTICLES);
     const db = await DuckDBInstance.create(':memory:');

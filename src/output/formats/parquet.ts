@@ -77,16 +77,16 @@ function element(name: string, type: ColumnType): SchemaElement {
   }
 }
 
+type ByteWriterClass = typeof import('hyparquet-writer').ByteWriter;
 /** A hyparquet Writer over the sink; `passBytes` hands encoded bytes on without copying them. */
-type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Array): void };
+export type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Array): void };
 
 /**
  * A hyparquet Writer that hands its bytes to the sink: `ensure` moves full
  * 1 MB chunks aside, `flush` (called after each row group) writes them and
  * waits for the sink, which is how backpressure reaches the encoder.
  */
-async function sinkWriter(sink: Sink): Promise<SinkWriter> {
-  const ByteWriter = await loadByteWriter();
+export function sinkWriter(sink: Sink, ByteWriter: ByteWriterClass): SinkWriter {
   const CHUNK = 1024 * 1024;
   const pending: Uint8Array[] = [];
   const writer = new ByteWriter(CHUNK * 2);
@@ -123,13 +123,27 @@ export function schemaOf(columns: readonly Column[]): SchemaElement[] {
 
 const PAR1 = 0x31524150;
 
+/** The file's writer and its key-value metadata: the column names as dotted paths. */
+export function fileMetadata(columns: readonly Column[]) {
+  const names = parquetNames(columns);
+  return {
+    createdBy: 'news CLI (hyparquet-writer)',
+    kvMetadata: [
+      {
+        key: 'news.columns',
+        value: JSON.stringify(columns.map((c, i) => ({ name: names[i]!, path: c.name }))),
+      },
+    ],
+  };
+}
+
 /**
  * Min/max statistics (for row-group pruning) on typed columns only. Text
  * columns go without: their bounds, cut to 16 bytes, prune next to nothing,
  * and at 100,000 articles their metadata (held until the footer, then turned
  * into the footer's thrift objects all at once) cost ~50 MB at the peak.
  */
-const HAS_STATISTICS: Record<ColumnType, boolean> = {
+export const HAS_STATISTICS: Record<ColumnType, boolean> = {
   int: true,
   float: true,
   bool: true,
@@ -252,8 +266,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   const footerInternals = loadFooterInternals();
   footerInternals.catch(() => undefined); // awaited with the first row group
   const spec = encoderSpec(ctx, 'parquet');
-  const names = parquetNames(ctx.columns);
-  const writer = await sinkWriter(ctx.sink);
+  const writer = sinkWriter(ctx.sink, await loadByteWriter());
   writer.appendUint32(PAR1);
   const schema = schemaOf(ctx.columns);
   const leaves = schema.slice(1);
@@ -262,13 +275,7 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
     footer ??= new (await footerModule).ParquetFooter({
       hyparquet: await footerInternals,
       schema,
-      createdBy: 'news CLI (hyparquet-writer)',
-      kvMetadata: [
-        {
-          key: 'news.columns',
-          value: JSON.stringify(ctx.columns.map((c, i) => ({ name: names[i], path: c.name }))),
-        },
-      ],
+      ...fileMetadata(ctx.columns),
     });
     return footer;
   };

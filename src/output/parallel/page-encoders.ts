@@ -6,6 +6,7 @@
  * here (xlsx, table) encode on the main thread only.
  */
 import type { EncodedPage, EncoderSpec } from '../format-writer.js';
+import { fastPathsOn } from '../fast-paths.js';
 import { pageBytes } from './page-bytes.js';
 import type { LineWriter } from '../fast/delimited-bytes.js';
 import type { TextOut } from '../fast/tape-text.js';
@@ -111,7 +112,9 @@ async function delimitedLines(spec: EncoderSpec, format: 'csv' | 'tsv') {
  * of CPU a worker: below ~16 MB of input that costs more than it saves
  * (record-source.ts decides). Parquet's byte reader is used at any size.
  */
-export async function loadChunkEncoder(spec: EncoderSpec, byteLines = true): Promise<ChunkEncoder> {
+export async function loadChunkEncoder(spec: EncoderSpec, bytes = true): Promise<ChunkEncoder> {
+  // Workers do not start with the fast paths off; this holds for any other caller.
+  const byteLines = bytes && fastPathsOn();
   switch (spec.format) {
     case 'json':
       return textChunks(
