@@ -9,7 +9,7 @@ import { hidden } from './command-meta.js';
 import { findCommand, installPrivateHooks } from './commander-internals.js';
 import { GLOBAL_OPTIONS } from './settings/global-options.js';
 import { isPureGroup } from './help/format.js';
-import { closest, didYouMean } from './help/suggest.js';
+import { closestByPrefix, suggestionHint } from '../output/closest-name.js';
 
 /**
  * The `hint:` line of a parse error we raised, kept beside the error rather
@@ -56,7 +56,7 @@ export class NewsCommand extends Command {
     this.fail(
       `error: unknown option '${flag}'`,
       'commander.unknownOption',
-      didYouMean(closest(name, flags)),
+      suggestionHint(closestByPrefix(name, flags)),
     );
   }
 
@@ -76,7 +76,7 @@ export class NewsCommand extends Command {
     this.fail(
       `error: unknown command '${name}'${where}`,
       'commander.unknownCommand',
-      didYouMean(closest(name, names, 1)),
+      suggestionHint(closestByPrefix(name, names, 1)),
     );
   }
 }
