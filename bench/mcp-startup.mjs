@@ -4,7 +4,7 @@
  * line on its stdout, the answer to an `initialize` written to its stdin at
  * once (what a desktop client waits for), beside a bare `node -e 0` (spawn to
  * exit). Paired runs, one of each in turn, so machine load hits both; the
- * medians and the median of the per-pair ratios. Goal (issue 30): within 3×.
+ * medians and the median of the per-pair ratios. Goal: within 3×.
  * Needs `npm run build`. Usage: node bench/mcp-startup.mjs [--runs 20]
  * Exits 1 when the goal is missed.
  */

@@ -15,7 +15,7 @@
  * allocates as it goes (level arrays, slices, filtered copies, a buffer per
  * page grown by doubling, a Map and a TextEncoder call per dictionary
  * value): about a third of a convert worker's time went there and to the
- * collector after it (docs/PARQUET.md, "Issue 23").
+ * collector after it (docs/PARQUET.md, "DuckDB's time").
  */
 import type { ByteWriter, SchemaElement } from 'hyparquet-writer';
 import type { PageHeader, PageInternals } from '../hyparquet-internals.js';
