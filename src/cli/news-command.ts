@@ -60,15 +60,6 @@ export class NewsCommand extends Command {
     );
   }
 
-  /**
-   * commander finds an option by scanning its list, for every option added
-   * (its conflict check) and every flag parsed: search's ~190 flags made
-   * that ~40,000 comparisons a start. Options are only ever appended, so an
-   * index by flag, extended as the list grows, gives the same answer (the
-   * first option with the flag).
-   */
-  flagIndex: { map: Map<string, Option>; count: number } | undefined;
-
   unknownCommand(): never {
     const name = this.args[0] ?? '';
     const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
@@ -81,10 +72,22 @@ export class NewsCommand extends Command {
   }
 }
 
+/**
+ * commander finds an option by scanning its list, for every option added
+ * (its conflict check) and every flag parsed: search's ~190 flags made
+ * that ~40,000 comparisons a start. Options are only ever appended, so an
+ * index by flag, extended as the list grows, gives the same answer (the
+ * first option with the flag).
+ */
+const FLAG_INDEX = new WeakMap<Command, { map: Map<string, Option>; count: number }>();
+
 installPrivateHooks(NewsCommand, {
   findOption(arg) {
-    this.flagIndex ??= { map: new Map(), count: 0 };
-    const index = this.flagIndex;
+    let index = FLAG_INDEX.get(this);
+    if (index === undefined) {
+      index = { map: new Map(), count: 0 };
+      FLAG_INDEX.set(this, index);
+    }
     for (; index.count < this.options.length; index.count++) {
       const option = this.options[index.count] as Option;
       for (const flag of [option.short, option.long])

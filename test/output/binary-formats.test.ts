@@ -113,6 +113,17 @@ describe.each(FAST_PATHS)('parquet, %s', (_, noFastPaths) => {
     con.closeSync();
   });
 
+  it('an empty export is a file DuckDB reads: the columns, no rows', async () => {
+    const { path } = await exportToFile('parquet', []);
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const count = await con.runAndReadAll(`SELECT count(*) FROM '${path}'`);
+    expect(count.getRows()[0]![0]).toBe(0n);
+    const columns = await con.runAndReadAll(`DESCRIBE SELECT * FROM '${path}'`);
+    expect(columns.getRows().map((r) => String(r[0]))).toEqual(parquetNames(ARTICLE_COLUMNS));
+    con.closeSync();
+  });
+
   it('writes a row group every ROW_GROUP_ROWS rows', async () => {
     const records = Array.from({ length: ROW_GROUP_ROWS * 2 + 5 }, (_, i) => ({
       id: i,
