@@ -1,4 +1,4 @@
-// API-shaped articles for the export and convert benchmarks (issue 31): made
+// API-shaped articles for the export and convert benchmarks: made
 // by the mock's own fixture generator (the build's dist/mock/fixtures/), so
 // every field the service sends is there, with its nesting: 35 top-level
 // fields (63 CSV columns), entities with their sentiment and links,
@@ -13,7 +13,7 @@
 // article), and only its 2,400 base articles are full ones. The generator's
 // `LiveArticles` (what the mock publishes with `--publish-rate`) makes full
 // articles, any number, each from its own random stream (seed, id): ~6.25 KB
-// each, 125 MB at 20k, as issue 31 measured. The mock sends an article as
+// each, 125 MB at 20k, as measured when they were introduced. The mock sends an article as
 // `JSON.stringify` of the generator's object (src/mock/store/article-json.ts),
 // which is what this writes, one per line; `--check` draws a page from the
 // mock and compares every article's fields, nesting and value types with

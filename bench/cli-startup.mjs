@@ -4,9 +4,9 @@
  * side in one run. Each round runs every command once, each right after a run
  * of the reference, in a rotating order, so machine load hits both sides of a
  * pair; a command's ratio is the median of its per-pair ratios.
- * Budgets: issue 31 (search --help, search --dry-run ≤ 1.5×; count --mock
- * ≤ 2.0×; search --mock, one page, ≤ 2.5×), issues 12 and 14 (--version ≤ 1.5×,
- * the Tab path ≤ 1.3×).
+ * Budgets: search --help, search --dry-run ≤ 1.5×; count --mock
+ * ≤ 2.0×; search --mock, one page, ≤ 2.5×; --version ≤ 1.5×,
+ * the Tab path ≤ 1.3×.
  *
  * Needs `npm run build`. Usage:
  *   node bench/cli-startup.mjs [--runs 20] [--against OTHER/bin/news.js]

@@ -1,6 +1,6 @@
 // Seeded, random-access generator of realistic articles for the export
 // benchmark: ~1.3k-character bodies (and their body_html), 3-10 entities,
-// ~6.0 KB of JSON each (issue 23's "articles of ~6 KB"). Same seed, same articles.
+// ~6.0 KB of JSON each (the "articles of ~6 KB" of the second export round). Same seed, same articles.
 
 // The mock's seeded PRNG (mulberry32), from the build: the benchmark runs after `npm run build`.
 import { seededRandom as rng } from '../dist/mock/faults.js';

@@ -26,7 +26,7 @@ const path = option('path', 'bytes');
 const count = Number(option('chunks', '100'));
 const CHUNK = format === 'parquet' ? 2 * 1024 * 1024 : 1024 * 1024;
 
-const { loadChunkEncoder } = await import(`${root}/dist/output/page-encoders.js`);
+const { loadChunkEncoder } = await import(`${root}/dist/output/parallel/page-encoders.js`);
 const { ARTICLE_COLUMNS } = await import(`${root}/dist/output/columns.js`);
 const { readByteLines, readTextLines } = await import(`${root}/dist/output/parallel/byte-lines.js`);
 

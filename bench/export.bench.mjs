@@ -1,9 +1,9 @@
-// Export benchmark (issues 5, 23 and 31). An input file of articles is
+// Export benchmark. An input file of articles is
 // written once to bench/out/ (git-ignored, reused by later runs):
 //   --corpus api (the default): API-shaped articles made by the mock's own
 //     fixture generator (bench/api-articles.mjs, seed 7, ~6.25 KB each: every
 //     field the service sends), bench/out/api-7-N.jsonl;
-//   --corpus synthetic: the hand-shaped generator of issues 5 and 23
+//   --corpus synthetic: the hand-shaped generator of the first two export rounds
 //     (bench/export-articles.mjs, ~6.0 KB, ~20 columns, hostile cells),
 //     bench/out/articles6k-N.jsonl.
 // Then every format is made from that file by the real CLI (`node bin/news.js
@@ -17,10 +17,10 @@
 // shared machine hits every tool alike; figures are medians.
 //
 //   npm run bench:export                  # builds dist/, then all formats, 10k and 100k
-//   node bench/export.bench.mjs --goal    # issue 31: 20k API articles, csv, jsonl and
+//   node bench/export.bench.mjs --goal    # 20k API articles, csv, jsonl and
 //                                         # parquet beside DuckDB, 7 runs, the ratio table
 //   node bench/export.bench.mjs --goal --baseline /tmp/news-before   # and another build beside
-//   node bench/export.bench.mjs --goal23  # issue 23's goals, on its synthetic corpus
+//   node bench/export.bench.mjs --goal23  # the ~6 KB round's goals, on its synthetic corpus
 //   options: --formats a,b  --sizes n,m  --runs k (default 2; 7 with --goal, 5 with --goal23)
 //            --corpus api|synthetic  --no-compare (no jq, no DuckDB)  --jq (jq with --goal too)
 //            --baseline DIR (also run DIR/bin/news.js, another build, side by side)
@@ -45,7 +45,7 @@ const outDir = join(here, 'out');
 const FORMATS = ['json', 'jsonl', 'csv', 'tsv', 'xml', 'rss', 'xlsx', 'parquet'];
 const MB = 1e6;
 /**
- * Throughput budgets in MB/s of input at the largest size: issue 5's articles/s
+ * Throughput budgets in MB/s of input at the largest size: the first round's articles/s
  * (5,000/s; xml 3,000; parquet 2,500; xlsx 1,200) times its 12.7 KB articles.
  */
 const BUDGET_MBPS = {
@@ -60,12 +60,12 @@ const BUDGET_MBPS = {
 };
 const MEMORY_MB = 300;
 const FLAT = 1.3;
-const DUCKDB_FACTOR = 1.5; // issue 5: parquet within 1.5× of DuckDB's time
+const DUCKDB_FACTOR = 1.5; // parquet within 1.5× of DuckDB's time
 /** DuckDB's format beside each of ours. */
 const DUCKDB_FORMAT = { csv: 'csv', jsonl: 'json', parquet: 'parquet' };
-/** Issue 31, on 20k API-shaped articles: our time at most this share of DuckDB's. */
+/** On 20k API-shaped articles: our time at most this share of DuckDB's. */
 const GOAL31 = { csv: 0.8, jsonl: 0.3, parquet: 0.8 };
-/** Issue 23, on 20k synthetic articles of ~6 KB: */
+/** On 20k synthetic articles of ~6 KB: */
 const GOAL_MBPS = { csv: 120, jsonl: 120 }; // whole process, start-up included
 const GOAL_DUCKDB_TIME = 1; // parquet in no more time than DuckDB, at 20k articles and more…
 const GOAL_TIME_FROM = 20_000;
@@ -127,7 +127,7 @@ function pairedRatio(a, b) {
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
-/** Issue 31's table: each format's time over DuckDB's, ours and the baseline's. */
+/** The ratio table: each format's time over DuckDB's, ours and the baseline's. */
 function goalTable(list, raw, results, sizes, misses) {
   console.log(
     '\n| figure | articles | ours s | DuckDB s | ours / DuckDB, median of rounds (range) | ratio of medians | CPU ratio | goal | |',

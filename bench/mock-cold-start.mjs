@@ -7,7 +7,7 @@
  * of CPU time (steadier on a busy machine), with the median peak RSS of the
  * command's process. CPU time and RSS are read by a hook preloaded into both
  * processes alike (`--require`), so no external tool is needed. Budgets
- * (issue 25): `count --mock` ≤ 3× and ≤ 80 MB,
+ * `count --mock` ≤ 3× and ≤ 80 MB,
  * `search --mock --title rate --per-page 10 -f json` ≤ 4× and ≤ 80 MB.
  * Needs `npm run build`. Usage: node bench/mock-cold-start.mjs [--runs 15]
  * Exits 1 when a budget is missed.

@@ -2,7 +2,7 @@
 /**
  * The CPU an `--articles` extra costs to make into the table (makeExtras,
  * one thread): what a first `mock serve --articles N` start spends most of
- * its time on (bench/README.md, "Issue 31: the mock"). Each process makes
+ * its time on (bench/README.md, "The mock at 100,000 articles"). Each process makes
  * N extras three times into fresh tables and prints µs an extra per round:
  * the first round is a start's (code still cold), the third the warm cost.
  * With `--baseline DIR`, DIR's build (its dist/, `npm run build` run there)

@@ -7,7 +7,7 @@
  * id (published articles take the next ids). A stream client and a search
  * client stay connected meanwhile, as a rehearsal would have them.
  *
- * Goals (issue 25): RSS < 500 MB after 50,000 and 100,000 published
+ * Goals: RSS < 500 MB after 50,000 and 100,000 published
  * articles, under 1 KB more per article past 50,000, and flat over the week
  * (the store keeps the newest 100,000 published; the journal and the
  * delivery log are capped too). Needs `npm run build`; Linux (/proc).

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The yardstick of the mock's search rate (issue 31): a `node:http` server
+ * The yardstick of the mock's search rate: a `node:http` server
  * that does no work, in its own process. It answers each request with the
  * bytes the mock answered to the same request body (recorded in ANSWERS.json:
  * [[request body, status, headers, answer body (base64)], …]), found by one

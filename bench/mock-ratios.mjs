@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Issue 31, the mock: each figure against its yardstick, measured side by
- * side in one run, medians (bench/README.md, "Issue 31: the mock").
+ * The mock: each figure against its yardstick, measured side by
+ * side in one run, medians (bench/README.md, "The mock at 100,000 articles").
  *
  * 1. start: `news mock serve --articles N` until its first answer to a
  *    filtered count, against `node -e 0` run just before each start: with

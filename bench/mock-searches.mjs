@@ -1,5 +1,5 @@
 /**
- * Five-filter searches as users send them (issue 31): each names five of
+ * Five-filter searches as users send them: each names five of
  * language.code, a published_at range (at most 31 days, the spec's window),
  * category.id or topic.id, sentiment.overall.polarity, source.country.code
  * and a title word; default per_page (100) and sort (newest first). Made

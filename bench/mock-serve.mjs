@@ -8,7 +8,7 @@
  * its peak, from /proc) and its CPU time per search. Each run starts a fresh
  * server (`--no-rate-limit`: the fixture keys' limits would answer 429).
  *
- * Goals (issue 25), 100,000 articles: ready ≤ 2 s; ≥ 3,000 searches/s over
+ * Goals, 100,000 articles: ready ≤ 2 s; ≥ 3,000 searches/s over
  * 10 connections with RSS < 500 MB. Needs `npm run build`; Linux (/proc).
  * Usage: node bench/mock-serve.mjs [--articles 100000] [--connections 10]
  *        [--seconds 5] [--runs 3]

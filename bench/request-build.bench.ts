@@ -2,7 +2,7 @@ import { bench, describe } from 'vitest';
 import { flagName } from '../src/params/registry.js';
 import { type RawParam, buildRequestBody } from '../src/params/validate.js';
 
-/** Budget (issue 2): building and validating a request under 1 ms. */
+/** Budget: building and validating a request under 1 ms. */
 const flags = (values: Record<string, string>): RawParam[] =>
   Object.entries(values).map(([name, raw]) => ({ name, raw, label: `--${flagName(name)}` }));
 

@@ -1,5 +1,5 @@
 // Peak memory of a partitioned export into a store against the same export
-// into a local folder (issue 24's review: memory grew with the partitions):
+// into a local folder (memory once grew with the partitions):
 //   node bench/s3-partition-memory.mjs [--articles 30000] [--runs 3] [--format jsonl,parquet] [--by day,month]
 // Needs `npm run build` first. The mock (`news mock serve --articles N`, its
 // own process) and the store (s3rver behind bench/s3-store.mjs, in this

@@ -1,5 +1,5 @@
 /**
- * `news webhooks listen` throughput and memory (issue 11: at least 200
+ * `news webhooks listen` throughput and memory (the goal: at least 200
  * deliveries/s of 100 articles each, with flat memory).
  *
  * Runs the built CLI as a child process, `news webhooks listen --secret S

@@ -2,19 +2,40 @@
  * commander's Command as `news` wants it: our "did you mean" (prefixes
  * first), a typo'd subcommand named as such (also before --help), a flag of
  * another command said to do nothing here, and options found by an index.
- * Some of commander's private methods are replaced on the prototype: each
- * says why.
+ * What needs commander's private methods goes through commander-internals.ts.
  */
 import { Command, Option } from 'commander';
 import { hidden } from './command-meta.js';
+import { findCommand, installPrivateHooks } from './commander-internals.js';
 import { GLOBAL_OPTIONS } from './settings/global-options.js';
 import { isPureGroup } from './help/format.js';
-import { closest, didYouMean } from './help/suggest.js';
+import { closestByPrefix, suggestionHint } from '../output/closest-name.js';
+
+/**
+ * The `hint:` line of a parse error we raised, kept beside the error rather
+ * than written into its message, so that nothing reads our own words back.
+ */
+const HINTS = new WeakMap<object, string>();
+
+/** The hint NewsCommand attached to a commander error; undefined for commander's own errors. */
+export function hintOf(error: object): string | undefined {
+  return HINTS.get(error);
+}
 
 /** Commander with our "did you mean" (prefixes first) and a typo'd subcommand named as such. */
 export class NewsCommand extends Command {
   override createCommand(name?: string): Command {
     return new NewsCommand(name);
+  }
+
+  /** commander's `error` (which throws, every command having exitOverride), with a hint attached. */
+  private fail(message: string, code: string, hint: string | undefined): never {
+    try {
+      this.error(message, { code });
+    } catch (error) {
+      if (hint !== undefined && typeof error === 'object' && error !== null) HINTS.set(error, hint);
+      throw error;
+    }
   }
 
   unknownOption(flag: string): never {
@@ -26,79 +47,73 @@ export class NewsCommand extends Command {
       GLOBAL_OPTIONS.some((o) => named(new Option(o.flags))) ||
       ancestors(this).some((c) => c.options.some(named));
     if (elsewhere)
-      this.error(`error: ${doesNothing(name, this)}`, { code: 'commander.unknownOption' });
+      this.fail(
+        `error: ${doesNothing(name, this)}`,
+        'commander.unknownOption',
+        seeHelp(commandPath(this)),
+      );
     const flags = this.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string);
-    this.error(`error: unknown option '${flag}'${didYouMean(closest(name, flags))}`, {
-      code: 'commander.unknownOption',
-    });
-  }
-
-  /**
-   * commander finds an option by scanning its list, for every option added
-   * (its conflict check) and every flag parsed: search's ~190 flags made
-   * that ~40,000 comparisons a start. Options are only ever appended, so an
-   * index by flag, extended as the list grows, gives the same answer (the
-   * first option with the flag).
-   */
-  private flagIndex: { map: Map<string, Option>; count: number } | undefined;
-
-  _findOption(arg: string): Option | undefined {
-    this.flagIndex ??= { map: new Map(), count: 0 };
-    const index = this.flagIndex;
-    for (; index.count < this.options.length; index.count++) {
-      const option = this.options[index.count] as Option;
-      for (const flag of [option.short, option.long])
-        if (flag !== undefined && !index.map.has(flag)) index.map.set(flag, option);
-    }
-    return index.map.get(arg);
+    this.fail(
+      `error: unknown option '${flag}'`,
+      'commander.unknownOption',
+      suggestionHint(closestByPrefix(name, flags)),
+    );
   }
 
   unknownCommand(): never {
     const name = this.args[0] ?? '';
     const names = this.commands.filter((c) => !hidden(c)).map((c) => c.name());
     const where = this.parent ? ` for 'news ${this.name()}'` : '';
-    this.error(`error: unknown command '${name}'${where}${didYouMean(closest(name, names, 1))}`, {
-      code: 'commander.unknownCommand',
-    });
+    this.fail(
+      `error: unknown command '${name}'${where}`,
+      'commander.unknownCommand',
+      suggestionHint(closestByPrefix(name, names, 1)),
+    );
   }
 }
 
-/** One of commander's private methods, to wrap (below). */
-type Private = (this: NewsCommand, ...args: never[]) => unknown;
-const commander = Command.prototype as unknown as Record<string, Private>;
-const own = NewsCommand.prototype as unknown as Record<string, Private>;
-const findCommand = (command: NewsCommand, name: string): unknown =>
-  (commander['_findCommand'] as (this: NewsCommand, name: string) => unknown).call(command, name);
+/**
+ * commander finds an option by scanning its list, for every option added
+ * (its conflict check) and every flag parsed: search's ~190 flags made
+ * that ~40,000 comparisons a start. Options are only ever appended, so an
+ * index by flag, extended as the list grows, gives the same answer (the
+ * first option with the flag).
+ */
+const FLAG_INDEX = new WeakMap<Command, { map: Map<string, Option>; count: number }>();
 
-// `news serach --help`, `news webhooks lst -h`: commander shows the parent's
-// help and exits 0; the unknown name is the mistake, said as one (exit 2,
-// with "did you mean").
-const outputHelpIfRequested = commander['_outputHelpIfRequested'] as (
-  this: NewsCommand,
-  args: string[],
-) => void;
-own['_outputHelpIfRequested'] = function (this: NewsCommand, args: string[]) {
-  const word = this.args[0];
-  if (
-    isPureGroup(this) &&
-    word !== undefined &&
-    !word.startsWith('-') &&
-    findCommand(this, word) === undefined
-  )
-    this.unknownCommand();
-  outputHelpIfRequested.call(this, args);
-};
-
-// `people gte`: people takes no arguments but has subcommands, so a stray word is a typo'd one.
-const excessArguments = commander['_excessArguments'] as (
-  this: NewsCommand,
-  args: string[],
-) => void;
-own['_excessArguments'] = function (this: NewsCommand, args: string[]) {
-  if (this.commands.length > 0 && this.registeredArguments.length === 0 && args[0] !== undefined)
-    this.unknownCommand();
-  excessArguments.call(this, args);
-};
+installPrivateHooks(NewsCommand, {
+  findOption(arg) {
+    let index = FLAG_INDEX.get(this);
+    if (index === undefined) {
+      index = { map: new Map(), count: 0 };
+      FLAG_INDEX.set(this, index);
+    }
+    for (; index.count < this.options.length; index.count++) {
+      const option = this.options[index.count] as Option;
+      for (const flag of [option.short, option.long])
+        if (flag !== undefined && !index.map.has(flag)) index.map.set(flag, option);
+    }
+    return index.map.get(arg);
+  },
+  // `news serach --help`, `news webhooks lst -h`: commander shows the parent's
+  // help and exits 0; the unknown name is the mistake, said as one (exit 2,
+  // with "did you mean").
+  beforeHelp() {
+    const word = this.args[0];
+    if (
+      isPureGroup(this) &&
+      word !== undefined &&
+      !word.startsWith('-') &&
+      findCommand(this, word) === undefined
+    )
+      this.unknownCommand();
+  },
+  // `people gte`: people takes no arguments but has subcommands, so a stray word is a typo'd one.
+  beforeExcessArguments(args) {
+    if (this.commands.length > 0 && this.registeredArguments.length === 0 && args[0] !== undefined)
+      this.unknownCommand();
+  },
+});
 
 function ancestors(command: Command): Command[] {
   const out: Command[] = [];
@@ -113,10 +128,9 @@ export function commandPath(command: Command): string {
   return `news ${names.join(' ')}`;
 }
 
-/** An option that exists, but not for this command; usageErrorFromCommander adds the hint. */
+/** An option that exists, but not for this command (the hint: `seeHelp`). */
 export function doesNothing(flag: string, command: Command): string {
   return `${flag} does nothing for ${commandPath(command)}`;
 }
 
-export const DOES_NOTHING = /does nothing for (news[\w -]*)$/;
 export const seeHelp = (path: string) => `see ${path} --help for the options it takes`;

@@ -4,7 +4,7 @@ import { flagName } from '../params/registry.js';
 import type { CommandInput, CommandSpec } from './command-spec.js';
 import { annotate } from './completion/value-sources.js';
 import { type HelpContext, formatCommandHelp } from './help/format.js';
-import { DOES_NOTHING, NewsCommand, commandPath, doesNothing, seeHelp } from './news-command.js';
+import { NewsCommand, commandPath, doesNothing, hintOf, seeHelp } from './news-command.js';
 import { addParamOptions, parseParamAssignments } from './param-flags.js';
 import type { Runtime } from './runtime/runtime.js';
 import { META, examplesOf, groupOf, hidden } from './command-meta.js';
@@ -285,17 +285,10 @@ export function buildProgram(
   return program;
 }
 
-/** Commander's parse errors as our UsageError, with "did you mean" moved to a hint. */
+/** Commander's parse errors as our UsageError: the first line, and NewsCommand's hint when it gave one. */
 export function usageErrorFromCommander(error: CommanderError): UsageError {
-  const [first, ...rest] = error.message.replace(/^error: /, '').split('\n');
-  const suggestion = rest.join(' ').match(/\(Did you mean (.+)\?\)/);
-  const misplaced = DOES_NOTHING.exec(first ?? '');
-  const hint = suggestion
-    ? `did you mean ${suggestion[1]}?`
-    : misplaced
-      ? seeHelp(misplaced[1]!)
-      : 'see --help';
-  return new UsageError(first ?? error.message, { hint });
+  const first = error.message.replace(/^error: /, '').split('\n')[0];
+  return new UsageError(first ?? error.message, { hint: hintOf(error) ?? 'see --help' });
 }
 
 export { examplesOf, groupOf };

@@ -7,6 +7,7 @@
 import { InterruptedError, UsageError } from '../api/errors.js';
 import type { Column } from './columns.js';
 import { fixedColumns, inferColumns, selectColumns, selectableColumns } from './columns.js';
+import { fastPathsOn } from './fast-paths.js';
 import { isEncoded } from './format-writer.js';
 import type { FormatWriter, Page, PageSource, WriterContext } from './format-writer.js';
 import { isBinaryFormat, isFormatName } from './formats.js';
@@ -77,7 +78,10 @@ export async function createWriter(format: FormatName, ctx: WriterContext): Prom
     case 'xlsx':
       return (await import('./formats/xlsx.js')).createXlsxWriter(ctx);
     case 'parquet':
-      return (await import('./formats/parquet.js')).createParquetWriter(ctx);
+      // The column store is a fast path; hyparquet-writer's ParquetWriter is the plain one.
+      return fastPathsOn()
+        ? (await import('./formats/parquet.js')).createParquetWriter(ctx)
+        : (await import('./formats/parquet-plain.js')).createPlainParquetWriter(ctx);
     case 'table':
       return (await import('./formats/table.js')).createTableWriter(ctx);
   }

@@ -1,6 +1,6 @@
 /** The contract between the export driver (export.ts) and one format module. */
 import type { Column } from './columns.js';
-import type { RowGroupMeta } from './formats/parquet-meta.js';
+import type { RowGroupMeta } from './fast/parquet/meta.js';
 import type { Sink } from './sink.js';
 import type { ApiRecord, FormatName, RecordKind } from './types.js';
 

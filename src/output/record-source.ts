@@ -19,7 +19,8 @@ import { ChunkBuffers, lineChunks } from './parallel/line-chunks.js';
 import type { LineChunk } from './parallel/line-chunks.js';
 import type { WorkerPool } from './parallel/pool.js';
 import type { ChunkResult } from './parallel/protocol.js';
-import { OFF_THREAD_FORMATS } from './page-encoders.js';
+import { OFF_THREAD_FORMATS } from './parallel/page-encoders.js';
+import { NO_FAST_PATHS_VARIABLE, fastPathsOn } from './fast-paths.js';
 import type { ApiRecord, FormatName } from './types.js';
 
 export const PAGE_SIZE = 100;
@@ -105,10 +106,19 @@ export class RecordSource implements PageSource {
   private reusePages = false;
 
   /** `input`: a stream of bytes, or a reader of chunks (a regular file: file-chunks.ts). */
+  private readonly options: RecordSourceOptions;
+
+  /** With the fast paths off (fast-paths.ts), no workers: every line is read on this thread. */
   constructor(
     private readonly input: AsyncIterable<Uint8Array | string> | ChunkReader,
-    private readonly options: RecordSourceOptions,
-  ) {}
+    options: RecordSourceOptions,
+  ) {
+    this.options = fastPathsOn() ? options : { ...options, jobs: 1 };
+    if (options.jobs > 1 && this.options.jobs === 1)
+      options.debug?.(
+        `convert: fast paths off (${NO_FAST_PATHS_VARIABLE}): no worker threads, every line through JSON.parse`,
+      );
+  }
 
   /**
    * True when the workers will read the input again from its first byte: the

@@ -1,5 +1,5 @@
 /**
- * Issue 32: a stream that worked rides out an outage of a few minutes (a
+ * A stream that worked rides out an outage of a few minutes (a
  * service restarted for a deploy) instead of giving up after 4 attempts in
  * 15 s, says every reconnect, and says once when the service's ids are below
  * the id it started after (it would otherwise write nothing, for good). The

@@ -82,7 +82,7 @@ describe('news __complete', () => {
     expect(events.values).toEqual(EVENT_TYPES);
   });
 
-  it('offers what each command takes, from the list its own check reads (issue 32)', async () => {
+  it('offers what each command takes, from the list its own check reads', async () => {
     expect((await tab(['stream', '--transport', ''])).values).toEqual([...STREAM_TRANSPORTS]);
     // listen writes records as deliveries arrive: the streaming formats, nothing it refuses.
     expect((await tab(['webhooks', 'listen', '-f', ''])).values).toEqual([...STREAMING_FORMATS]);

@@ -1,4 +1,4 @@
-/** Issue 17: `convert` never drops a record silently; a non-object is refused with its line. */
+/** `convert` never drops a record silently; a non-object is refused with its line. */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 32: an empty result in a table printed the header alone. A note on
+ * An empty result in a table printed the header alone. A note on
  * stderr says so, with the command's noun, as `gh` does: for the table
  * format (a terminal's default, or -f table anywhere), never in a json or
  * jsonl pipeline.

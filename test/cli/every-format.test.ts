@@ -1,5 +1,5 @@
 /**
- * Issue 5's "every format from every list command": each list command, run
+ * "Every format from every list command": each list command, run
  * against the mock server, writes each format to a file (format from the
  * extension), and an independent reader finds the same number of records as
  * the command's JSON.

@@ -1,5 +1,5 @@
 /**
- * Issue 32: every path that reads or writes a file the user named says what
+ * Every path that reads or writes a file the user named says what
  * went wrong in plain words, with a hint, through the one mapping
  * (src/output/file-errors.ts; its table: test/output/file-errors.test.ts).
  * A read-only file system cannot be made in a test: `open` answers EROFS for

@@ -92,7 +92,7 @@ describe('search --help', () => {
     ]);
   });
 
-  it('every example pastes as it reads: ` \\` ends each wrapped line (issue 32)', async () => {
+  it('every example pastes as it reads: ` \\` ends each wrapped line', async () => {
     const { buildProgram, examplesOf } = await import('../../src/cli/program.js');
     const { COMMANDS } = await import('../../src/cli/registry.js');
     const program = buildProgram(

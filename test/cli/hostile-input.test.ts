@@ -1,5 +1,5 @@
 /**
- * Issue 17, "What the user types": every value below used to be sent (or to
+ * What the user types: every value below used to be sent (or to
  * fail as a network error); now each is refused before sending, exit 2, or
  * made usable (a key's surrounding whitespace).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17, "What the server sends": each defect a hostile or broken server
+ * What the server sends: each defect a hostile or broken server
  * could cause, one test each, through the whole CLI in-process.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';

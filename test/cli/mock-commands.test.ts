@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
-/** Every command of issue 6 against the built-in mock (`--mock`): real shapes end to end. */
+/** Every command of the API against the built-in mock (`--mock`): real shapes end to end. */
 const mock = (argv: string[], tty?: number) =>
   runCli([...argv, '--mock'], tty === undefined ? {} : { tty });
 
-describe('issue 6 commands with --mock', () => {
+describe('the API commands with --mock', () => {
   it('people, companies, journalists list', async () => {
     for (const kind of ['people', 'companies', 'journalists']) {
       const r = await mock([kind, '--limit', '2', '-f', 'json']);

@@ -1,5 +1,5 @@
 /**
- * Issue 32, live news: an outage is said as it happens and, by default, a
+ * Live news: an outage is said as it happens and, by default, a
  * stream that worked rides out a service restart (the mock stopped and
  * started again on the same port) and resumes without loss or duplication;
  * a service whose ids are below the run's starting id is said at once.

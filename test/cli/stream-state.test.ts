@@ -1,5 +1,5 @@
 /**
- * `news stream --state FILE` (issue 13 on streams): a run resumes where the
+ * `news stream --state FILE` (unattended runs, for streams): a run resumes where the
  * last one stopped, so articles indexed between two runs are written once,
  * by the next run, and nothing already written comes again.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 31, "-f on every command that prints data": `count` and `ping` print
+ * "-f on every command that prints data": `count` and `ping` print
  * their value, and with -f or -o one record (CommandSpec `valueUnlessAsked`),
  * so a cron line can log a count per hour; each command takes only the
  * formats it writes (CommandSpec `formats`), in help and completion too.

@@ -212,7 +212,7 @@ describe('trends chart', () => {
   });
 });
 
-describe('trends sparklines line up in time (issue 32)', () => {
+describe('trends sparklines line up in time', () => {
   const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T00:00:00.000Z`;
   // As the service (and the mock) answer: only the days that have articles.
   const sparse = {

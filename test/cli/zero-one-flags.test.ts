@@ -1,5 +1,5 @@
 /**
- * Issue 32: "a flag of the API's 0/1 kind alone means 1" (README) held only
+ * "A flag of the API's 0/1 kind alone means 1" (README) held only
  * where the flag was followed by another flag: `news trends --field topic.id
  * --trending` exited 2 (a switch needed its value) and `news story
  * --has-image 123` took the id as the flag's value. Every command with 0/1

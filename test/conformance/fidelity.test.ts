@@ -1,5 +1,5 @@
 /**
- * Issue 15: where the mock and the client used to mislead a user of the real
+ * Where the mock and the client used to mislead a user of the real
  * service. Each case runs over HTTP against the real mock and the committed
  * fixtures; the CLI cases run the whole command line in-process against it.
  */

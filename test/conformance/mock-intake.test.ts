@@ -1,5 +1,5 @@
 /**
- * Issues 15 and 17, the mock's side: posted articles are checked against the
+ * The mock's side of fidelity and hardening: posted articles are checked against the
  * document's article schema, bounded in depth and number, and can never break
  * a later search; an unreadable request gets a 400 and the server keeps
  * serving; rate limits can be lifted for load tests.

@@ -8,7 +8,7 @@ import { BIN, runToEnd } from '../helpers/spawn.js';
 
 /**
  * `news convert`'s workers write csv, tsv, json and jsonl from the lines'
- * bytes (formats/delimited-bytes.ts, json-bytes.ts), and Parquet too
+ * bytes (fast/delimited-bytes.ts, json-bytes.ts), and Parquet too
  * (parquet-bytes.ts); the main thread (`--jobs 1`) parses every line and
  * writes the records. Through the built binary, on API-shaped articles
  * from the mock's generator and on lines spelled in other ways than

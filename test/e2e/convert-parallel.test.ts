@@ -93,7 +93,7 @@ describe('news convert on worker threads', () => {
   });
 
   it('parquet: every value as on the main thread, however the lines are spelled', async () => {
-    // The workers read Parquet lines from their bytes (formats/parquet-bytes.ts);
+    // The workers read Parquet lines from their bytes (fast/parquet-bytes.ts);
     // the main thread (--jobs 1) parses them. Lines spelled otherwise than
     // JSON.stringify writes them, a chunk with tabs (read byte by byte), a
     // chunk with bytes that are not UTF-8 (read as text, with U+FFFD) and an

@@ -1,5 +1,5 @@
 /**
- * Issue 32: output thrown away on purpose. Python's `stdout=DEVNULL`, Node's
+ * Output thrown away on purpose. Python's `stdout=DEVNULL`, Node's
  * `stdio: 'ignore'` and systemd's `StandardOutput=null` hand the command a
  * /dev/null opened read-write, the very descriptor Node opens in place of a
  * stdout the shell closed (`>&-`): the two cannot be told apart, so a

@@ -6,7 +6,7 @@
  * A real `npm ci` from a fresh clone is too slow for the suite; these check
  * the same decisions with npm itself, offline.
  *
- * Issue 32: the packed package, installed globally, warns about no script
+ * The packed package, installed globally, warns about no script
  * of its own and builds nothing (dist/ is in it: the build runs on the
  * root-only `postprepare` of `npm ci` in a clone, and on `prepack`), and it
  * carries what its README links to (docs/, the man page, linked where `man`
@@ -107,7 +107,7 @@ function localLinks(markdown: string): string[] {
     .filter((link) => link !== '' && !/^[a-z]+:/i.test(link));
 }
 
-describe('the packed package, installed globally (issue 32)', () => {
+describe('the packed package, installed globally', () => {
   const work = mkdtempSync(join(tmpdir(), 'news-pack-'));
   const prefix = join(work, 'prefix');
   const installed = join(prefix, 'lib', 'node_modules', 'news-search-cli');

@@ -1,9 +1,9 @@
 /**
- * Issue 17 (SIGHUP) and issue 14 (crash leftovers), on the built binary: a
+ * SIGHUP and crash leftovers, on the built binary: a
  * hang-up cleans up like Ctrl-C and exits 129; a `kill -9` leaves its
  * temporary file, and the next export to the same file removes it.
  *
- * Issue 32: Ctrl-C speaks whenever it lands. A preload
+ * Ctrl-C speaks whenever it lands. A preload
  * (test/helpers/interrupt-at.mjs) sends SIGINT at named moments of an
  * `--all -o FILE` export, from the program loading to the final rename, in
  * csv, jsonl and xlsx: every run says `error: interrupted`, names the files
@@ -186,7 +186,7 @@ const lastStep: [string, Hook][] = [
   ],
 ];
 
-describe.runIf(process.platform !== 'win32')('Ctrl-C whenever it lands (issue 32)', () => {
+describe.runIf(process.platform !== 'win32')('Ctrl-C whenever it lands', () => {
   it.each(moments)(
     'csv: %s',
     async (_name, at) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 17's client fuzz suite, part two: arbitrary values for every flag of
+ * The client fuzz suite, part two: arbitrary values for every flag of
  * the parameter table (and the global limits). Each run must exit 0 (and
  * send a request) or exit 2 (and send nothing, with one `error:` line); and
  * what is sent must obey the specification's rules, checked here from the

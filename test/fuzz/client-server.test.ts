@@ -1,5 +1,5 @@
 /**
- * Issue 17's client fuzz suite, part one: arbitrary server answers through
+ * The client fuzz suite, part one: arbitrary server answers through
  * every format. Whatever the server sends (envelope fields of the wrong type,
  * records that are not objects, huge strings, control characters, the key
  * echoed back, endless and repeating pages, error statuses with any body),

@@ -1,5 +1,5 @@
 /**
- * Issue 17, the mock's side: arbitrary bytes and bodies to every route of the
+ * The mock's side of the fuzz suite: arbitrary bytes and bodies to every route of the
  * mock, the admin routes included, never get a 5xx, and the next ordinary
  * search still answers 200 (stored data cannot break a route). Raw sockets
  * carry request lines and headers the HTTP parser may refuse: those must get

@@ -1,5 +1,5 @@
 /**
- * Issue 17 "Files and signals" and issue 14 "Crash leftovers": what `-o`
+ * Files and signals, and crash leftovers: what `-o`
  * does with links, pipes, devices, modes and stale temporaries.
  */
 import { spawn } from 'node:child_process';

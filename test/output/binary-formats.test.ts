@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import { ROW_GROUP_ROWS, parquetNames } from '../../src/output/formats/parquet.js';
 import { TRUNCATION_MARKER, XLSX_CELL_LIMIT, sheetName } from '../../src/output/formats/xlsx.js';
-import { exportToFile } from './helpers.js';
+import { FAST_PATHS, exportToFile, withFastPaths } from './helpers.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
 
 const HEADER = ARTICLE_COLUMNS.map((c) => c.name);
@@ -65,7 +65,9 @@ describe('xlsx sheet names', () => {
   });
 });
 
-describe('parquet', () => {
+describe.each(FAST_PATHS)('parquet, %s', (_, noFastPaths) => {
+  withFastPaths(noFastPaths);
+
   it('reads back with DuckDB: rows, types, values', async () => {
     const { path } = await exportToFile('parquet', TRICKY_ARTICLES);
     const db = await DuckDBInstance.create(':memory:');
@@ -108,6 +110,17 @@ describe('parquet', () => {
       `SELECT count(*) FROM parquet_metadata('${path}') WHERE column_id = 0`,
     );
     expect(meta.getRows()[0]![0]).toBe(1n);
+    con.closeSync();
+  });
+
+  it('an empty export is a file DuckDB reads: the columns, no rows', async () => {
+    const { path } = await exportToFile('parquet', []);
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const count = await con.runAndReadAll(`SELECT count(*) FROM '${path}'`);
+    expect(count.getRows()[0]![0]).toBe(0n);
+    const columns = await con.runAndReadAll(`DESCRIBE SELECT * FROM '${path}'`);
+    expect(columns.getRows().map((r) => String(r[0]))).toEqual(parquetNames(ARTICLE_COLUMNS));
     con.closeSync();
   });
 

@@ -1,5 +1,5 @@
 /**
- * Convert's byte writer for CSV and TSV (formats/delimited-bytes.ts) against
+ * Convert's byte writer for CSV and TSV (fast/delimited-bytes.ts) against
  * the record path (JSON.parse, then the flattener, csv.ts's quoting or
  * tsv.ts's escapes, the formula guard): every line it takes must give the
  * very bytes the record path gives, for generated records written as JSON
@@ -11,8 +11,8 @@ import { LiveArticles } from '../../src/mock/fixtures/generate.js';
 import type { Column } from '../../src/output/columns.js';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import { csvEncoder } from '../../src/output/formats/csv.js';
-import { DelimitedRows } from '../../src/output/formats/delimited-bytes.js';
-import { TextOut } from '../../src/output/formats/tape-text.js';
+import { DelimitedRows } from '../../src/output/fast/delimited-bytes.js';
+import { TextOut } from '../../src/output/fast/tape-text.js';
 import { tsvEncoder } from '../../src/output/formats/tsv.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { COLUMNS, col, random, record, spell } from './json-spellings.js';

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportRecords } from '../../src/output/index.js';
@@ -42,4 +43,25 @@ export async function exportToFile(
     ...rest,
   });
   return { result, warnings, path };
+}
+
+/**
+ * The two settings of the fast-path switch (src/output/fast-paths.ts), for
+ * `describe.each`: a format's tests run once with the fast paths and once
+ * without, and must pass the same way.
+ */
+export const FAST_PATHS: readonly [string, string | undefined][] = [
+  ['fast paths on', undefined],
+  ['fast paths off', '1'],
+];
+
+/** Sets NEWS_NO_FAST_PATHS for the enclosing describe block (undefined: unset). */
+export function withFastPaths(value: string | undefined): void {
+  const before = process.env['NEWS_NO_FAST_PATHS'];
+  const set = (v: string | undefined) => {
+    if (v === undefined) delete process.env['NEWS_NO_FAST_PATHS'];
+    else process.env['NEWS_NO_FAST_PATHS'] = v;
+  };
+  beforeAll(() => set(value));
+  afterAll(() => set(before));
 }

@@ -1,5 +1,5 @@
 /**
- * Convert's byte writer for json, jsonl and ndjson (formats/json-bytes.ts):
+ * Convert's byte writer for json, jsonl and ndjson (fast/json-bytes.ts):
  * a line it takes must come out as the record path writes it
  * (JSON.stringify of JSON.parse, byte for byte), whatever its spelling; it
  * checks every line as JSON.parse would, and any line it cannot vouch for is
@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LiveArticles } from '../../src/mock/fixtures/generate.js';
-import { jsonLines } from '../../src/output/formats/json-bytes.js';
-import { TextOut } from '../../src/output/formats/tape-text.js';
+import { jsonLines } from '../../src/output/fast/json-bytes.js';
+import { TextOut } from '../../src/output/fast/tape-text.js';
 import { random, record, spell, value } from './json-spellings.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
 

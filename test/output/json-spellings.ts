@@ -2,7 +2,7 @@
  * Records of every type and shape, and JSON that parses to them in many
  * spellings (escapes of every kind, whitespace, numbers in other forms, keys
  * twice, array-index keys, values of unexpected types): for the byte readers
- * of convert's workers (formats/parquet-bytes.ts, delimited-bytes.ts,
+ * of convert's workers (fast/parquet-bytes.ts, delimited-bytes.ts,
  * json-bytes.ts), which must give what JSON.parse and the record path give.
  * Seeded: the same cases on every run.
  */

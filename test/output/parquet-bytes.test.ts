@@ -1,5 +1,5 @@
 /**
- * Convert's byte reader for Parquet (formats/parquet-bytes.ts and the tape
+ * Convert's byte reader for Parquet (fast/parquet-bytes.ts and the tape
  * it reads) against the record path (JSON.parse, then the flattener and the
  * column type rules): generated records, written as JSON in many spellings
  * (escapes of every kind, whitespace, numbers in other forms, keys twice,
@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Column } from '../../src/output/columns.js';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
-import { isoMillis } from '../../src/output/formats/parquet-bytes.js';
+import { isoMillis } from '../../src/output/fast/parquet-bytes.js';
 import { rowGroupEncoder } from '../../src/output/formats/parquet.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';

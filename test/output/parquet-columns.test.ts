@@ -1,13 +1,13 @@
 /**
- * A Parquet row group's values held by type (formats/parquet-columns.ts):
+ * A Parquet row group's values held by type (fast/parquet/columns.ts):
  * the type rules, nulls, values that do not fit their column (null, counted,
  * one warning), text as UTF-8, rows taken back, reuse after a reset. Then
  * the same through an export, read back by DuckDB.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import type { ColumnStore } from '../../src/output/formats/parquet-columns.js';
-import { NULL_FLAG, TRUE, columnStore } from '../../src/output/formats/parquet-columns.js';
+import type { ColumnStore } from '../../src/output/fast/parquet/columns.js';
+import { NULL_FLAG, TRUE, columnStore } from '../../src/output/fast/parquet/columns.js';
 import { exportToFile } from './helpers.js';
 
 /** A store's values as JS values: numbers (null for NaN), flags, text. */

@@ -1,5 +1,5 @@
 /**
- * The footer built group by group (formats/parquet-footer.ts) against
+ * The footer built group by group (fast/parquet/footer.ts) against
  * hyparquet-writer's own `ParquetWriter.finish()` over the same row groups:
  * the same bytes, with more than 14 groups (a two-byte list header) and with
  * a group whose body column spans several pages (page indexes, written at
@@ -9,9 +9,10 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { ARTICLE_COLUMNS } from '../../src/output/columns.js';
 import type { EncodedPage } from '../../src/output/format-writer.js';
-import { ParquetFooter } from '../../src/output/formats/parquet-footer.js';
-import { rowGroupOf } from '../../src/output/formats/parquet-meta.js';
-import type { PageIndexes, RowGroup } from '../../src/output/formats/parquet-meta.js';
+import { loadFooterInternals } from '../../src/output/fast/hyparquet-internals.js';
+import { ParquetFooter } from '../../src/output/fast/parquet/footer.js';
+import { rowGroupOf } from '../../src/output/fast/parquet/meta.js';
+import type { PageIndexes, RowGroup } from '../../src/output/fast/parquet/meta.js';
 import { rowGroupEncoder, schemaOf } from '../../src/output/formats/parquet.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { TRICKY_ARTICLES } from './tricky-records.js';
@@ -72,7 +73,7 @@ async function bothWays(count: number, big: boolean): Promise<[Uint8Array, Uint8
   );
   pw.finish();
   const ours = new ByteWriter();
-  const footer = new ParquetFooter({ ...OPTIONS, ByteWriter });
+  const footer = new ParquetFooter({ ...OPTIONS, hyparquet: await loadFooterInternals() });
   place(await groups(count, big), ({ rowGroup, indexes }) => footer.add(rowGroup, indexes), ours);
   footer.write(ours);
   return [ours.getBytes(), reference.getBytes()];

@@ -1,5 +1,5 @@
 /**
- * Our page writer (formats/parquet-pages.ts) read back by two independent
+ * Our page writer (fast/parquet/pages.ts) read back by two independent
  * readers, DuckDB and hyparquet (the reader hyparquet-writer is tested
  * against): every value of every encoding it chooses (dictionary and PLAIN
  * text, integers, doubles and dates; flags PLAIN and RLE; all-null columns;

@@ -42,7 +42,7 @@ describe('the lists', () => {
     expect(suggestCode('language', 'qq')).toBeUndefined();
   });
 
-  it('map English names of languages and countries to their codes (issue 32)', () => {
+  it('map English names of languages and countries to their codes', () => {
     expect(suggestCode('language', 'english')).toBe('did you mean en (English)?');
     expect(suggestCode('language', 'French')).toBe('did you mean fr (French)?');
     expect(suggestCode('language', 'farsi')).toBe('did you mean fa (Persian)?');
@@ -93,7 +93,7 @@ describe('the lists', () => {
 });
 
 describe('the client refuses a code that does not exist', () => {
-  it('a name typed for a code gets the code as a hint: --language-code english (issue 32)', async () => {
+  it('a name typed for a code gets the code as a hint: --language-code english', async () => {
     for (const [argv, hint] of [
       [['search', '--language-code', 'english'], 'hint: did you mean en (English)?'],
       [['search', '--source-country-code', 'germany'], 'hint: did you mean de (Germany)?'],

@@ -3,7 +3,7 @@ import { UsageError } from '../../api/errors.js';
 import { META, hidden } from '../command-meta.js';
 import { annotate } from '../completion/value-sources.js';
 import { GLOBAL_OPTIONS } from '../settings/global-options.js';
-import { closest } from './suggest.js';
+import { closestByPrefix } from '../../output/closest-name.js';
 
 /** `news help [COMMAND…|TOPIC]`: a command's help, or one of the topics (help/topics.ts). */
 export function addHelpCommand(program: Command, writeOut: (s: string) => void): void {
@@ -52,7 +52,7 @@ export function addHelpCommand(program: Command, writeOut: (s: string) => void):
           ...command.commands.filter((c) => !hidden(c)).map((c) => c.name()),
           ...(command === program ? TOPICS : []),
         ];
-        const found = closest(word, names, 1);
+        const found = closestByPrefix(word, names, 1);
         throw new UsageError(`no command or help topic "${words.join(' ')}"`, {
           hint: found.length > 0 ? `did you mean ${found[0]}?` : 'see news help commands',
         });

@@ -1,5 +1,5 @@
 /**
- * The flags of unattended runs (issue 13), declared once and added to every
+ * The flags of unattended runs, declared once and added to every
  * search-like command's `options`. Parsed into `CronOptions` by `cronFrom`.
  */
 import { UsageError } from '../../api/errors.js';

@@ -1,12 +1,12 @@
 /**
  * Parquet (docs/PARQUET.md). Rows are collected column by column in typed
- * stores (parquet-columns.ts) — the records themselves are dropped page by
+ * stores (fast/parquet/columns.ts) — the records themselves are dropped page by
  * page — and encoded as one row group every ROW_GROUP_ROWS rows, so memory
  * holds one row group at most. Our own column-chunk writer encodes the pages
- * (parquet-pages.ts, SNAPPY by hysnappy); hyparquet-writer writes the page
+ * (fast/parquet/pages.ts, SNAPPY by hysnappy); hyparquet-writer writes the page
  * headers and the footer. A row group is encoded on its own (RowGroupEncoder:
  * bytes, and metadata packed as numbers with offsets from its first byte,
- * parquet-meta.ts), then placed in the file by the writer: so `news
+ * fast/parquet/meta.ts), then placed in the file by the writer: so `news
  * convert`'s worker threads encode row groups in parallel (parallel/), read
  * from their lines' bytes (parquet-bytes.ts), and the writer writes them in
  * order.
@@ -21,10 +21,15 @@ import type { EncodedPage, EncoderSpec, FormatWriter, WriterContext } from '../f
 import { cellReader } from '../flatten.js';
 import type { ApiRecord } from '../types.js';
 import type { Sink } from '../sink.js';
-import { COLUMN_FIELDS, rowGroupOf } from './parquet-meta.js';
-import { pageBytes } from '../page-bytes.js';
-import { columnStore } from './parquet-columns.js';
-import type { ParquetFooter } from './parquet-footer.js';
+import { COLUMN_FIELDS, rowGroupOf } from '../fast/parquet/meta.js';
+import { pageBytes } from '../parallel/page-bytes.js';
+import { columnStore } from '../fast/parquet/columns.js';
+import type { ParquetFooter } from '../fast/parquet/footer.js';
+import {
+  loadByteWriter,
+  loadFooterInternals,
+  loadPageInternals,
+} from '../fast/hyparquet-internals.js';
 
 /** 1,000 peaked at 321 MB at 100k articles, over the 300 MB budget (docs/PARQUET.md). */
 export const ROW_GROUP_ROWS = 500;
@@ -72,16 +77,16 @@ function element(name: string, type: ColumnType): SchemaElement {
   }
 }
 
+type ByteWriterClass = typeof import('hyparquet-writer').ByteWriter;
 /** A hyparquet Writer over the sink; `passBytes` hands encoded bytes on without copying them. */
-type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Array): void };
+export type SinkWriter = import('hyparquet-writer').Writer & { passBytes(bytes: Uint8Array): void };
 
 /**
  * A hyparquet Writer that hands its bytes to the sink: `ensure` moves full
  * 1 MB chunks aside, `flush` (called after each row group) writes them and
  * waits for the sink, which is how backpressure reaches the encoder.
  */
-async function sinkWriter(sink: Sink): Promise<SinkWriter> {
-  const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
+export function sinkWriter(sink: Sink, ByteWriter: ByteWriterClass): SinkWriter {
   const CHUNK = 1024 * 1024;
   const pending: Uint8Array[] = [];
   const writer = new ByteWriter(CHUNK * 2);
@@ -118,13 +123,27 @@ export function schemaOf(columns: readonly Column[]): SchemaElement[] {
 
 const PAR1 = 0x31524150;
 
+/** The file's writer and its key-value metadata: the column names as dotted paths. */
+export function fileMetadata(columns: readonly Column[]) {
+  const names = parquetNames(columns);
+  return {
+    createdBy: 'news CLI (hyparquet-writer)',
+    kvMetadata: [
+      {
+        key: 'news.columns',
+        value: JSON.stringify(columns.map((c, i) => ({ name: names[i]!, path: c.name }))),
+      },
+    ],
+  };
+}
+
 /**
  * Min/max statistics (for row-group pruning) on typed columns only. Text
  * columns go without: their bounds, cut to 16 bytes, prune next to nothing,
  * and at 100,000 articles their metadata (held until the footer, then turned
  * into the footer's thrift objects all at once) cost ~50 MB at the peak.
  */
-const HAS_STATISTICS: Record<ColumnType, boolean> = {
+export const HAS_STATISTICS: Record<ColumnType, boolean> = {
   int: true,
   float: true,
   bool: true,
@@ -167,16 +186,15 @@ function detachOnce(): void {
 }
 
 export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncoder> {
-  const [{ ByteWriter }, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] =
-    await Promise.all([
-      import('hyparquet-writer/src/bytewriter.js'),
-      import('hysnappy'),
-      import('./parquet-pages.js'),
-      import('./parquet-bytes.js'),
-    ]);
+  const [hyparquet, { snappyCompressor }, { ColumnChunkWriter }, { ByteRows }] = await Promise.all([
+    loadPageInternals(),
+    import('hysnappy'),
+    import('../fast/parquet/pages.js'),
+    import('../fast/parquet-bytes.js'),
+  ]);
   // hysnappy (WebAssembly, from hyparquet's authors) compresses ~4× faster
   // than hyparquet-writer's JavaScript Snappy, as compactly (docs/PARQUET.md).
-  const chunks = new ColumnChunkWriter(ByteWriter, snappyCompressor());
+  const chunks = new ColumnChunkWriter(hyparquet, snappyCompressor());
   detachOnce();
   const columns = spec.columns;
   const schema = schemaOf(columns);
@@ -191,7 +209,7 @@ export async function rowGroupEncoder(spec: EncoderSpec): Promise<RowGroupEncode
   let rows = 0;
   // One buffer for every group: growing a fresh one by doubling left ~15 MB
   // of garbage ArrayBuffers per group, which the GC reclaims late.
-  const scratch = new ByteWriter(2 * 1024 * 1024);
+  const scratch = new hyparquet.ByteWriter(2 * 1024 * 1024);
 
   return {
     add(record) {
@@ -243,27 +261,21 @@ export async function createParquetWriter(ctx: WriterContext): Promise<FormatWri
   // The footer's module (hyparquet-writer's metadata, which loads hyparquet,
   // ~35 ms) is loaded while the first row groups are made: the writer, which
   // convert's workers wait for, needs only the ByteWriter.
-  const footerModule = import('./parquet-footer.js');
+  const footerModule = import('../fast/parquet/footer.js');
   footerModule.catch(() => undefined); // awaited with the first row group
-  const { ByteWriter } = await import('hyparquet-writer/src/bytewriter.js');
+  const footerInternals = loadFooterInternals();
+  footerInternals.catch(() => undefined); // awaited with the first row group
   const spec = encoderSpec(ctx, 'parquet');
-  const names = parquetNames(ctx.columns);
-  const writer = await sinkWriter(ctx.sink);
+  const writer = sinkWriter(ctx.sink, await loadByteWriter());
   writer.appendUint32(PAR1);
   const schema = schemaOf(ctx.columns);
   const leaves = schema.slice(1);
   let footer: ParquetFooter | undefined;
   const footerOf = async (): Promise<ParquetFooter> => {
     footer ??= new (await footerModule).ParquetFooter({
-      ByteWriter,
+      hyparquet: await footerInternals,
       schema,
-      createdBy: 'news CLI (hyparquet-writer)',
-      kvMetadata: [
-        {
-          key: 'news.columns',
-          value: JSON.stringify(ctx.columns.map((c, i) => ({ name: names[i], path: c.name }))),
-        },
-      ],
+      ...fileMetadata(ctx.columns),
     });
     return footer;
   };

@@ -1,6 +1,6 @@
 /**
  * A convert worker's chunk read from its bytes, for an encoder that takes a
- * line of JSON straight from them (Parquet: formats/parquet-bytes.ts). Each
+ * line of JSON straight from them (Parquet: fast/parquet-bytes.ts). Each
  * line that is one object (JSON Lines, or a line of our own `-f json`
  * array, its trailing comma left out) goes to `addLine`; any other line
  * (the array's brackets, an envelope of results, a line `addLine` declines,
@@ -12,7 +12,7 @@
  * The caller checks first that the chunk is valid UTF-8: a chunk that is not
  * goes through the text path whole (TextDecoder's replacement characters).
  */
-import { indexOf } from '../formats/json-tape.js';
+import { indexOf } from '../fast/json-tape.js';
 import { LineReader } from '../line-reader.js';
 import type { LineMode } from '../line-reader.js';
 import type { ApiRecord } from '../types.js';

@@ -8,8 +8,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadChunkEncoder, preloadEncoder } from '../page-encoders.js';
-import type { ChunkEncoder } from '../page-encoders.js';
+import { loadChunkEncoder, preloadEncoder } from './page-encoders.js';
+import type { ChunkEncoder } from './page-encoders.js';
 import { readByteLines, readTextLines } from './byte-lines.js';
 import type { LineTarget } from './byte-lines.js';
 import type { ChunkResult, ChunkTask, WorkerHint, WorkerSetup } from './protocol.js';

@@ -2,7 +2,7 @@
  * The values of the row group being filled, column by column, in typed
  * arrays: numbers in a Float64Array (NaN for null), flags in a Uint8Array,
  * text as UTF-8 in a buffer of its own, laid out as a PLAIN page. The page
- * writer (parquet-pages.ts) reads them from there; no JS value is made per
+ * writer (fast/parquet/pages.ts) reads them from there; no JS value is made per
  * cell. Held as JS values for the life of the group, about 45 objects a
  * row (BigInts, boxed doubles, strings) were copied by every young-generation
  * collection of a convert worker until promoted.
@@ -11,9 +11,9 @@
  * convert's byte reader (parquet-bytes.ts), which checks the value itself
  * and pushes it. `truncate` takes back a row the byte reader gave up on.
  */
-import type { ColumnType } from '../columns.js';
-import type { Cell } from '../flatten.js';
-import { TextOut } from './tape-text.js';
+import type { ColumnType } from '../../columns.js';
+import type { Cell } from '../../flatten.js';
+import { TextOut } from '../tape-text.js';
 
 const FIRST_CAPACITY = 256;
 

@@ -5,12 +5,13 @@
  * parsed records; `finish` gives the chunk's encoded page. Formats missing
  * here (xlsx, table) encode on the main thread only.
  */
-import type { EncodedPage, EncoderSpec } from './format-writer.js';
+import type { EncodedPage, EncoderSpec } from '../format-writer.js';
+import { fastPathsOn } from '../fast-paths.js';
 import { pageBytes } from './page-bytes.js';
-import type { LineWriter } from './formats/delimited-bytes.js';
-import type { TextOut } from './formats/tape-text.js';
-import type { PageEncoder } from './text-writer.js';
-import type { ApiRecord, FormatName } from './types.js';
+import type { LineWriter } from '../fast/delimited-bytes.js';
+import type { TextOut } from '../fast/tape-text.js';
+import type { PageEncoder } from '../text-writer.js';
+import type { ApiRecord, FormatName } from '../types.js';
 
 /** The formats a worker thread can encode (`loadChunkEncoder`). */
 export const OFF_THREAD_FORMATS: ReadonlySet<FormatName> = new Set([
@@ -88,62 +89,64 @@ function textChunks(out: TextOut, encode: PageEncoder, lines?: LineWriter): Chun
 
 /** A text page's buffer (the module loads with the first encoder: not on the CLI's start-up path). */
 async function page(): Promise<TextOut> {
-  return new (await import('./formats/tape-text.js')).TextOut();
+  return new (await import('../fast/tape-text.js')).TextOut();
 }
 
 /** json, jsonl and ndjson records from their bytes, unless `--fields` reshapes them. */
 async function jsonLines(spec: EncoderSpec, prefix: string, suffix: string) {
   return spec.projected
     ? undefined
-    : (await import('./formats/json-bytes.js')).jsonLines(prefix, suffix);
+    : (await import('../fast/json-bytes.js')).jsonLines(prefix, suffix);
 }
 
 /** csv and tsv rows from their lines' bytes, when every column can be read from them. */
 async function delimitedLines(spec: EncoderSpec, format: 'csv' | 'tsv') {
-  const { DelimitedRows } = await import('./formats/delimited-bytes.js');
+  const { DelimitedRows } = await import('../fast/delimited-bytes.js');
   return DelimitedRows.for(format, spec.columns, spec.sanitize)?.write;
 }
 
 /**
  * `byteLines`: the text formats (csv, tsv, json, jsonl) read lines from
- * their bytes (formats/delimited-bytes.ts, json-bytes.ts) rather than
+ * their bytes (fast/delimited-bytes.ts, json-bytes.ts) rather than
  * through JSON.parse. Their loops run slow until V8 has compiled them, ~0.1 s
  * of CPU a worker: below ~16 MB of input that costs more than it saves
  * (record-source.ts decides). Parquet's byte reader is used at any size.
  */
-export async function loadChunkEncoder(spec: EncoderSpec, byteLines = true): Promise<ChunkEncoder> {
+export async function loadChunkEncoder(spec: EncoderSpec, bytes = true): Promise<ChunkEncoder> {
+  // Workers do not start with the fast paths off; this holds for any other caller.
+  const byteLines = bytes && fastPathsOn();
   switch (spec.format) {
     case 'json':
       return textChunks(
         await page(),
-        (await import('./formats/json.js')).jsonEncoder(spec),
+        (await import('../formats/json.js')).jsonEncoder(spec),
         byteLines ? await jsonLines(spec, ',\n', '') : undefined,
       );
     case 'jsonl':
     case 'ndjson':
       return textChunks(
         await page(),
-        (await import('./formats/json.js')).jsonLinesEncoder(spec),
+        (await import('../formats/json.js')).jsonLinesEncoder(spec),
         byteLines ? await jsonLines(spec, '', '\n') : undefined,
       );
     case 'csv':
       return textChunks(
         await page(),
-        (await import('./formats/csv.js')).csvEncoder(spec),
+        (await import('../formats/csv.js')).csvEncoder(spec),
         byteLines ? await delimitedLines(spec, 'csv') : undefined,
       );
     case 'tsv':
       return textChunks(
         await page(),
-        (await import('./formats/tsv.js')).tsvEncoder(spec),
+        (await import('../formats/tsv.js')).tsvEncoder(spec),
         byteLines ? await delimitedLines(spec, 'tsv') : undefined,
       );
     case 'xml':
-      return textChunks(await page(), await (await import('./formats/xml.js')).xmlEncoder(spec));
+      return textChunks(await page(), await (await import('../formats/xml.js')).xmlEncoder(spec));
     case 'rss':
-      return textChunks(await page(), await (await import('./formats/rss.js')).rssEncoder(spec));
+      return textChunks(await page(), await (await import('../formats/rss.js')).rssEncoder(spec));
     case 'parquet': {
-      const encoder = await (await import('./formats/parquet.js')).rowGroupEncoder(spec);
+      const encoder = await (await import('../formats/parquet.js')).rowGroupEncoder(spec);
       return {
         add(records) {
           for (const r of records) encoder.add(r);

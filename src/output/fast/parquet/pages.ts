@@ -1,13 +1,13 @@
 /**
  * One column chunk of a row group, written from the typed stores of
- * parquet-columns.ts: definition levels, a dictionary when it at least
+ * fast/parquet/columns.ts: definition levels, a dictionary when it at least
  * halves the column (hyparquet-writer's rule), PLAIN values otherwise (text
  * compressed straight from its column's buffer), RLE for flags, min/max
  * statistics on typed columns, DATA_PAGE_V2 pages of about 1 MB, SNAPPY:
  * the encodings hyparquet-writer chooses for the same values (the dictionary
- * decision: parquet-dictionary.ts). Its page-header and
+ * decision: fast/parquet/dictionary.ts). Its page-header and
  * RLE/bit-packing code is used as is; the chunk's metadata is packed as
- * numbers (parquet-meta.ts) and becomes hyparquet-writer's objects where its
+ * numbers (fast/parquet/meta.ts) and becomes hyparquet-writer's objects where its
  * footer writer serializes them.
  *
  * Why not hyparquet-writer's `writeColumn`: it takes an array of JS values
@@ -15,14 +15,13 @@
  * allocates as it goes (level arrays, slices, filtered copies, a buffer per
  * page grown by doubling, a Map and a TextEncoder call per dictionary
  * value): about a third of a convert worker's time went there and to the
- * collector after it (docs/PARQUET.md, "Issue 23").
+ * collector after it (docs/PARQUET.md, "DuckDB's time").
  */
 import type { ByteWriter, SchemaElement } from 'hyparquet-writer';
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
-import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import type { ColumnStore, NumberColumn, TextColumn } from './parquet-columns.js';
-import { NULL_FLAG, TRUE } from './parquet-columns.js';
-import { Dictionary, type Sizes, buildDictionary } from './parquet-dictionary.js';
+import type { PageHeader, PageInternals } from '../hyparquet-internals.js';
+import type { ColumnStore, NumberColumn, TextColumn } from './columns.js';
+import { NULL_FLAG, TRUE } from './columns.js';
+import { Dictionary, type Sizes, buildDictionary } from './dictionary.js';
 import {
   COLUMN_FIELDS,
   COMPRESSED_SIZE,
@@ -36,10 +35,8 @@ import {
   MIN,
   NULL_COUNT,
   UNCOMPRESSED_SIZE,
-} from './parquet-meta.js';
-import type { DataEncoding } from './parquet-meta.js';
-
-type PageHeader = Parameters<typeof writePageHeader>[1];
+} from './meta.js';
+import type { DataEncoding } from './meta.js';
 
 export type Compress = (bytes: Uint8Array) => Uint8Array;
 
@@ -78,18 +75,19 @@ export class ColumnChunkWriter {
   /** Per row in a page: its value (flag or dictionary index), for the RLE writer. */
   private packed = new Int32Array(256);
 
+  /** `hyparquet`: its page header and RLE writers (loadPageInternals). */
   constructor(
-    ByteWriterClass: typeof ByteWriter,
+    private readonly hyparquet: PageInternals,
     private readonly compress: Compress,
   ) {
-    this.levelWriter = new ByteWriterClass(1024);
-    this.rle = new ByteWriterClass(1024);
+    this.levelWriter = new hyparquet.ByteWriter(1024);
+    this.rle = new hyparquet.ByteWriter(1024);
   }
 
   /**
    * Writes `store`'s values as one column chunk at `out`'s offset (the
    * group's first byte at offset 0), and its metadata as numbers at
-   * `fields[at…]` (parquet-meta.ts); the pages of a chunk of more than one
+   * `fields[at…]` (fast/parquet/meta.ts); the pages of a chunk of more than one
    * go to `pages`.
    */
   write(
@@ -244,7 +242,7 @@ export class ColumnChunkWriter {
     const raw = this.data.bytes.subarray(0, this.data.length);
     const compressed = this.compress(raw);
     const headerStart = out.offset;
-    writePageHeader(out, {
+    this.hyparquet.writePageHeader(out, {
       type: 'DICTIONARY_PAGE',
       uncompressed_page_size: raw.length,
       compressed_page_size: compressed.length,
@@ -269,10 +267,10 @@ export class ColumnChunkWriter {
     const lw = this.levelWriter;
     lw.index = 0;
     lw.offset = 0;
-    const levelBytes = writeRleBitPackedHybrid(lw, levels, 1);
+    const levelBytes = this.hyparquet.writeRleBitPackedHybrid(lw, levels, 1);
     const compressed = this.compress(raw);
     const headerStart = out.offset;
-    writePageHeader(out, {
+    this.hyparquet.writePageHeader(out, {
       type: 'DATA_PAGE_V2',
       uncompressed_page_size: levelBytes + raw.length,
       compressed_page_size: levelBytes + compressed.length,
@@ -334,7 +332,7 @@ export class ColumnChunkWriter {
       const w = this.rle;
       w.index = 0;
       w.offset = 0;
-      const length = writeRleBitPackedHybrid(w, packed.subarray(0, n), 1);
+      const length = this.hyparquet.writeRleBitPackedHybrid(w, packed.subarray(0, n), 1);
       data.ensure(4 + length);
       data.view.setUint32(data.length, length, true);
       data.bytes.set(new Uint8Array(w.buffer, 0, length), data.length + 4);
@@ -360,7 +358,7 @@ export class ColumnChunkWriter {
     const w = this.rle;
     w.index = 0;
     w.offset = 0;
-    const length = writeRleBitPackedHybrid(w, packed.subarray(0, n), width);
+    const length = this.hyparquet.writeRleBitPackedHybrid(w, packed.subarray(0, n), width);
     const data = this.data;
     data.ensure(1 + length);
     data.bytes[data.length] = width;

@@ -1,10 +1,10 @@
 /**
- * The dictionary decision of a Parquet column chunk (parquet-pages.ts): a
+ * The dictionary decision of a Parquet column chunk (fast/parquet/pages.ts): a
  * hash table of the column's distinct values, built only when a sample says
  * it may pay, and dropped as soon as it cannot halve the PLAIN bytes
  * (hyparquet-writer's rule).
  */
-import type { NumberColumn, TextColumn } from './parquet-columns.js';
+import type { NumberColumn, TextColumn } from './columns.js';
 
 /** A sample of this many values (or of SAMPLE_BYTES) decides whether a dictionary is worth building. */
 const SAMPLE = 64;

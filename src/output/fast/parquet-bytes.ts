@@ -5,7 +5,7 @@
  * as a tape (json-tape.ts); the column paths are looked up in it (the
  * last of two keys alike wins, as in JSON.parse); each cell is made from the
  * bytes as the record path makes it from the parsed value (flatten.ts's
- * derivations, parquet-columns.ts's type rules, tape-text.ts for
+ * derivations, fast/parquet/columns.ts's type rules, tape-text.ts for
  * text and JSON text).
  *
  * Whatever it does not handle here (a value of another type than its
@@ -20,9 +20,9 @@
  * to UTF-8 and in collecting the objects all that made (docs/PARQUET.md).
  */
 import type { Column } from '../columns.js';
-import type { ColumnStore, NumberColumn, TextColumn } from './parquet-columns.js';
-import type { FlagColumn } from './parquet-columns.js';
-import { FALSE as FLAG_FALSE, TRUE as FLAG_TRUE, NULL_FLAG } from './parquet-columns.js';
+import type { ColumnStore, NumberColumn, TextColumn } from './parquet/columns.js';
+import type { FlagColumn } from './parquet/columns.js';
+import { FALSE as FLAG_FALSE, TRUE as FLAG_TRUE, NULL_FLAG } from './parquet/columns.js';
 import { json, simpleNumber, stringText } from './tape-text.js';
 import {
   ARRAY,

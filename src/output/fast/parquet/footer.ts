@@ -18,12 +18,10 @@
  * for the end: its index offsets are known only once the indexes are written,
  * just before the footer.
  */
-import { writeIndexes } from 'hyparquet-writer/src/indexes.js';
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { KeyValue, SchemaElement } from 'hyparquet-writer';
-import type { PageIndexes, RowGroup } from './parquet-meta.js';
+import type { FileMetadata, FooterInternals } from '../hyparquet-internals.js';
+import type { PageIndexes, RowGroup } from './meta.js';
 
-type ByteWriterClass = typeof import('hyparquet-writer').ByteWriter;
 type Writer = import('hyparquet-writer').Writer;
 
 /** Thrift compact protocol: the element type of a list of structs. */
@@ -34,7 +32,8 @@ export interface FooterOptions {
   readonly schema: SchemaElement[];
   readonly kvMetadata: KeyValue[];
   readonly createdBy: string;
-  readonly ByteWriter: ByteWriterClass;
+  /** hyparquet-writer's metadata and index writers (loadFooterInternals). */
+  readonly hyparquet: FooterInternals;
 }
 
 export class ParquetFooter {
@@ -58,7 +57,8 @@ export class ParquetFooter {
 
   /** FileMetaData with these row groups, without the trailing length. */
   private metadata(rowGroups: RowGroup[], rows: bigint): Uint8Array {
-    const writer = new this.options.ByteWriter(4096);
+    const { ByteWriter, writeMetadata } = this.options.hyparquet;
+    const writer = new ByteWriter(4096);
     writeMetadata(writer, {
       version: 2,
       created_by: this.options.createdBy,
@@ -66,7 +66,7 @@ export class ParquetFooter {
       num_rows: rows,
       row_groups: rowGroups,
       key_value_metadata: this.options.kvMetadata,
-    } as Parameters<typeof writeMetadata>[1]);
+    } as FileMetadata);
     return new Uint8Array(writer.buffer, 0, writer.offset - 4);
   }
 
@@ -85,7 +85,7 @@ export class ParquetFooter {
 
   /** Writes the waiting page indexes, then the footer: metadata, its length, PAR1. */
   write(writer: Writer): void {
-    writeIndexes(writer, this.waiting);
+    this.options.hyparquet.writeIndexes(writer, this.waiting);
     const empty = this.metadata([], this.rows);
     const start = writer.offset;
     writer.appendBytes(empty.subarray(0, empty.length - this.tail - 1));
