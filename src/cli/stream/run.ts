@@ -188,8 +188,9 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
   const { checkLiveExport, isLiveOutput, openLiveExport } = await import('../../output/index.js');
   const finite = options.maxEvents !== undefined || options.durationMs !== undefined;
   if (!finite && !isLiveOutput(format, runtime.settings.output)) {
-    const { isS3Url } = await import('../../output/s3/url.js');
-    if (isS3Url(runtime.settings.output)) {
+    const { resolveDestination } = await import('../../output/destinations/registry.js');
+    const destination = resolveDestination(runtime.settings.output);
+    if (destination.kind === 'store' && !destination.store.appendable) {
       throw new UsageError(
         `${runtime.settings.output} is an object, uploaded whole at the end: an endless stream needs --max-events N or --duration D`,
         { hint: 'or stream into a local file as records arrive' },
