@@ -8,7 +8,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
 import { fileProblem } from '../../output/file-errors.js';
-import { storeOf } from '../../output/destinations/registry.js';
+import { describeDestination, storeOf } from '../../output/destinations/registry.js';
 import { dirname } from 'node:path';
 import type { CommandInput } from '../command-spec.js';
 import { describeFailure, EXIT } from '../exit-codes.js';
@@ -107,7 +107,11 @@ export function withRunLog(
         end: runtime.io.now().toISOString(),
         argv: argvOf(command, input, key, {
           '-f': runtime.settings.format,
-          '-o': runtime.settings.output,
+          // A database URL without its password.
+          '-o':
+            runtime.settings.output === undefined
+              ? undefined
+              : describeDestination(runtime.settings.output),
           '--fields': runtime.settings.fields?.join(','),
         }),
         records: stats.records,

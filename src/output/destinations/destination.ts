@@ -5,6 +5,12 @@
  * the scheme themselves.
  */
 import type { Sink } from '../sink.js';
+import type {
+  DatabaseHooks,
+  DatabaseSession,
+  DatabaseUrl,
+  TableOptions,
+} from './database/types.js';
 import type { StateLock } from './lock-info.js';
 
 export interface StoreSinkOptions {
@@ -90,4 +96,15 @@ export interface StoreDestination {
   readonly store: ByteStore;
 }
 
-export type Destination = StdoutDestination | StoreDestination;
+/**
+ * A database (`postgres://…`, `duckdb:…`): records become rows of a table,
+ * written in batches, each committed together with the run's state.
+ */
+export interface DatabaseDestination {
+  readonly kind: 'database';
+  readonly url: DatabaseUrl;
+  /** Opens a session on one table; the engine's driver is imported here, on first use. */
+  open(options: TableOptions, hooks: DatabaseHooks): Promise<DatabaseSession>;
+}
+
+export type Destination = StdoutDestination | StoreDestination | DatabaseDestination;
