@@ -18,7 +18,8 @@ import { runIncremental } from './incremental-run.js';
 import { expandTemplate } from './output-template.js';
 import { Tally, checkEstimate } from './paged-budget.js';
 import { runStats } from '../export/run-log.js';
-import { storeOf } from '../../output/destinations/registry.js';
+import { resolveDestination, storeOf } from '../../output/destinations/registry.js';
+import { checkDatabaseCombinations, runIntoDatabaseTable } from './database-entry.js';
 import { settlePending } from './commit.js';
 import {
   type RunState,
@@ -91,16 +92,23 @@ export async function runCronList(req: CronListRequest): Promise<number> {
   checkCombinations(req, body);
   const stats = runStats(runtime);
   const raw = runtime.settings.output;
+  const destination = resolveDestination(raw);
+  if (destination.kind === 'database') {
+    stats.output = destination.url.redacted;
+    checkDatabaseCombinations(req, destination);
+    // With --state, the rows and the state go into the database together.
+    if (cron.state !== undefined) return runIntoDatabaseTable(req, body, destination, now);
+  }
   const output =
-    raw === undefined || raw === '-'
+    raw === undefined || raw === '-' || destination.kind === 'database'
       ? raw
       : expandTemplate(raw, {
           now,
           from: body['published_at.start'],
           to: body['published_at.end'],
         });
-  stats.output = output === '-' ? undefined : output;
-  if (output !== undefined && output !== '-') {
+  if (destination.kind !== 'database') stats.output = output === '-' ? undefined : output;
+  if (output !== undefined && output !== '-' && destination.kind === 'store') {
     // A bad -o (a directory, a missing bucket, a name with no format) fails
     // before the lock, the state and the first point spent.
     const partitioned = cron.partitionBy !== undefined;
@@ -176,6 +184,7 @@ async function runLocked(
     if (
       paging.all &&
       toFile &&
+      resolveDestination(output).kind === 'store' &&
       cron.state === undefined &&
       cron.partitionBy === undefined &&
       requests.length === 1 &&
