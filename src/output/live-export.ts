@@ -13,7 +13,7 @@ import { isBinaryFormat, isGzipPath } from './formats.js';
 import { type ExistingFile, LiveFileSink } from './live-file-sink.js';
 import type { Writable } from 'node:stream';
 import { openFileSink } from './open-sink.js';
-import { storeOf } from './destinations/registry.js';
+import { resolveDestination, storeOf } from './destinations/registry.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -24,10 +24,11 @@ export const LIVE_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 't
 /** Whether records in this format reach this destination as they arrive. */
 export function isLiveOutput(format: FormatName, output: string | undefined): boolean {
   if (!LIVE_FORMATS.includes(format)) return false;
-  // An object in a store is uploaded whole, never appended to.
-  return (
-    output === undefined || output === '-' || !(isGzipPath(output) || !storeOf(output).appendable)
-  );
+  if (output === undefined || output === '-') return true;
+  const destination = resolveDestination(output);
+  // A table takes rows as they come; an object in a store is uploaded whole, never appended to.
+  if (destination.kind === 'database') return true;
+  return !(isGzipPath(output) || !storeOf(output).appendable);
 }
 
 /** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
