@@ -44,6 +44,9 @@ export const GLOBAL_NAMES = [
 ] as const;
 export type GlobalName = (typeof GLOBAL_NAMES)[number];
 
+/** The options that mean something with a database -o only: `news --help` leaves them to the commands' help. */
+export const DATABASE_ONLY: ReadonlySet<string> = new Set(['--table', '--write']);
+
 /** How a database -o writes (--write): merge by id, append rows, or replace the table at the end. */
 export const WRITE_MODES = ['merge', 'append', 'replace'] as const;
 
