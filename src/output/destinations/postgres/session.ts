@@ -9,6 +9,7 @@ import type { Client } from 'pg';
 import type { ApiRecord } from '../../types.js';
 import { DatabaseLockError } from '../database/errors.js';
 import type { FieldDef } from '../database/fields.js';
+import { bareName, ident, qualified, schemaOf } from '../database/names.js';
 import { layoutFor, type TableSpec } from '../database/schema.js';
 import { TableSet } from '../database/tables.js';
 import type {
@@ -23,20 +24,16 @@ import { connectPostgres, type PgConnection, postgresError } from './connect.js'
 import { copyToStage } from './copy.js';
 import {
   addColumn,
-  bareName,
   COLUMNS_QUERY,
   CREATE_STAGE,
   createState,
   createTable,
   deleteChildren,
   existingColumns,
-  ident,
   insertChildren,
   insertMain,
   LOCK_HOLDER,
   postgresDialect,
-  qualified,
-  schemaOf,
   stateTable,
   TRY_LOCK,
   upsertState,

@@ -7,6 +7,7 @@
  * statements, and no value is converted in JavaScript.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
+import { bareName, ident, qualified } from '../database/names.js';
 import type { Dialect, ExistingColumn, TableSpec } from '../database/schema.js';
 
 const TYPE_NAMES: Record<SqlType, string> = {
@@ -43,27 +44,6 @@ export const postgresDialect: Dialect = {
     }
   },
 };
-
-/** A quoted identifier. */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/** `schema.table` or `table`, quoted part by part. */
-export function qualified(name: string): string {
-  return name.split('.').map(ident).join('.');
-}
-
-/** The schema a table name names, or undefined for the search path's first. */
-export function schemaOf(name: string): string | undefined {
-  const parts = name.split('.');
-  return parts.length === 2 ? parts[0] : undefined;
-}
-
-/** The bare table name, without its schema. */
-export function bareName(name: string): string {
-  return name.split('.').at(-1) as string;
-}
 
 /** The staging table of this connection: documents in arrival order, emptied at each commit. */
 export const STAGE = 'pg_temp.news_stage';
