@@ -68,7 +68,7 @@ class DuckdbSession implements DatabaseSession {
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
     private readonly file: string,
-    private readonly shown: string,
+    shown: string,
     options: TableOptions,
     hooks: DatabaseHooks,
   ) {
