@@ -38,6 +38,7 @@ import {
   createTable,
   deleteChildren,
   duckdbDialect,
+  extractValues,
   existingColumns,
   insertChildren,
   insertMain,
@@ -192,6 +193,11 @@ class DuckdbSession implements DatabaseSession {
       let n = 0n;
       for (const record of records) {
         appender.appendBigInt(n++);
+        const id = record['id'];
+        if (typeof id === 'number' && Number.isSafeInteger(id)) appender.appendBigInt(BigInt(id));
+        else if (typeof id === 'string' && /^-?\d{1,18}$/.test(id))
+          appender.appendBigInt(BigInt(id));
+        else appender.appendNull();
         appender.appendVarchar(JSON.stringify(record));
         appender.endRow();
       }
@@ -199,20 +205,14 @@ class DuckdbSession implements DatabaseSession {
     } finally {
       appender.closeSync();
     }
-    await this.run(
-      insertMain(this.tables.target(layout.main), this.tables.columnsOf(layout.main), layout.merge),
-    );
+    const mainColumns = this.tables.columnsOf(layout.main);
+    await this.run(extractValues(mainColumns, layout.merge));
+    await this.run(insertMain(this.tables.target(layout.main), mainColumns, layout.merge));
     for (const child of layout.children) {
       const name = this.tables.target(child);
+      const index = mainColumns.findIndex((c) => c.name === child.list?.field);
       if (layout.merge) await this.run(deleteChildren(name, layout.kind.parentColumn));
-      await this.run(
-        insertChildren(
-          name,
-          child.list?.field as string,
-          this.tables.columnsOf(child),
-          layout.merge,
-        ),
-      );
+      if (index !== -1) await this.run(insertChildren(name, index, this.tables.columnsOf(child)));
     }
     await this.run(`DELETE FROM ${STAGE}`);
   }

@@ -33,8 +33,16 @@ export const duckdbDialect: Dialect = {
   },
 };
 
+/**
+ * The staging table: documents as text in arrival order, with the id the
+ * appender read from the record (so that picking each id's last version
+ * parses nothing). `news_values` then holds each document's columns,
+ * extracted in one parse; the table and its child tables are filled from it.
+ */
 export const STAGE = 'temp.main.news_stage';
-export const CREATE_STAGE = 'CREATE TEMP TABLE IF NOT EXISTS news_stage (n BIGINT, doc JSON)';
+export const VALUES = 'temp.main.news_values';
+export const CREATE_STAGE =
+  'CREATE TEMP TABLE IF NOT EXISTS news_stage (n BIGINT, id BIGINT, doc VARCHAR)';
 
 export const COLUMNS_QUERY = `SELECT column_name, data_type FROM information_schema.columns
   WHERE table_catalog = current_database() AND table_schema = COALESCE($1, current_schema()) AND table_name = $2`;
@@ -59,9 +67,9 @@ export function addColumn(name: string, column: FieldDef): string {
   return `ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${TYPE_NAMES[column.type]}`;
 }
 
-/** One value of the extracted list `v`, as its column's type. */
-function cast(column: FieldDef, i: number): string {
-  const at = `v[${i + 1}]`;
+/** One value of the extracted list `v` (or its column `v1`, `v2`, …), as its column's type. */
+function cast(column: FieldDef, i: number, split = false): string {
+  const at = split ? `v${i + 1}` : `v[${i + 1}]`;
   if (column.type === 'json') return `CASE WHEN json_type(${at}) = 'NULL' THEN NULL ELSE ${at} END`;
   if (column.type === 'text') return `(${at}->>'$')`;
   return `(${at}->>'$')::${TYPE_NAMES[column.type]}`;
@@ -70,17 +78,23 @@ function cast(column: FieldDef, i: number): string {
 const paths = (columns: readonly FieldDef[]) =>
   `[${columns.map((c) => `'$."${c.name.replace(/'/g, "''")}"'`).join(', ')}]`;
 
-/** The staged documents a batch writes: each id once, its last version, when merging. */
-function source(merge: boolean): string {
-  return merge
-    ? `(SELECT DISTINCT ON (doc->>'id') doc FROM ${STAGE} ORDER BY doc->>'id', n DESC)`
-    : `(SELECT doc FROM ${STAGE} ORDER BY n)`;
+/**
+ * Parses each staged document once into the list `v` of its columns'
+ * JSON values (each id's last version only, when merging).
+ */
+export function extractValues(columns: readonly FieldDef[], merge: boolean): string {
+  const source = merge
+    ? `(SELECT DISTINCT ON (id) id, doc FROM ${STAGE} ORDER BY id, n DESC)`
+    : `(SELECT id, doc FROM ${STAGE} ORDER BY n)`;
+  // One column each (not the list): a child table's statement then reads its list's column only.
+  const split = columns.map((_, i) => `v[${i + 1}] AS v${i + 1}`).join(', ');
+  return `CREATE OR REPLACE TEMP TABLE news_values AS SELECT id, ${split} FROM (SELECT s.id, json_extract(s.doc, ${paths(columns)}) AS v FROM ${source} s)`;
 }
 
 export function insertMain(name: string, columns: readonly FieldDef[], merge: boolean): string {
   const list = columns.map((c) => ident(c.name)).join(', ');
-  const values = columns.map(cast).join(', ');
-  let sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${values} FROM (SELECT json_extract(s.doc, ${paths(columns)}) AS v FROM ${source(merge)} s)`;
+  const values = columns.map((c, i) => cast(c, i, true)).join(', ');
+  let sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${values} FROM ${VALUES}`;
   if (merge) {
     const updates = columns
       .filter((c) => c.name !== 'id')
@@ -94,24 +108,23 @@ export function insertMain(name: string, columns: readonly FieldDef[], merge: bo
 }
 
 export function deleteChildren(name: string, parentColumn: string): string {
-  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT DISTINCT (doc->>'id')::BIGINT FROM ${STAGE})`;
+  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT id FROM ${VALUES})`;
 }
 
-export function insertChildren(
-  name: string,
-  field: string,
-  columns: readonly FieldDef[],
-  merge: boolean,
-): string {
+/**
+ * A list's child rows, from its JSON value in `news_values` (`index`: its
+ * place among the main table's columns), a small text parsed once more.
+ */
+export function insertChildren(name: string, index: number, columns: readonly FieldDef[]): string {
   // The first two columns are the parent's id and the position, filled here.
   const items = columns.slice(2);
   const list = columns.map((c) => ident(c.name)).join(', ');
-  const values = items.map(cast);
+  const values = items.map((c, i) => cast(c, i));
   const extract = items.length > 0 ? `, json_extract(e.value, ${paths(items)}) AS v` : '';
   return `INSERT INTO ${qualified(name)} (${list})
     SELECT parent, position${values.length > 0 ? `, ${values.join(', ')}` : ''}
-    FROM (SELECT (s.doc->>'id')::BIGINT AS parent, e.key::BIGINT AS position${extract}
-      FROM ${source(merge)} s, json_each(s.doc, '$."${field.replace(/'/g, "''")}"') e
+    FROM (SELECT s.id AS parent, e.key::BIGINT AS position${extract}
+      FROM ${VALUES} s, json_each(s.v${index + 1}) e
       WHERE json_type(e.value) = 'OBJECT')`;
 }
 
