@@ -1,31 +1,90 @@
 /**
- * A batch into the staging table with one `COPY … FROM STDIN` (text
- * format): one JSON document a line. JSON text has no raw newline or tab,
- * so the only escaping COPY's text format needs is doubling backslashes.
- * Lines go out in chunks of about a megabyte, with the socket's
- * backpressure, so a batch is never held twice in memory.
+ * A batch into its staging tables with `COPY … FROM STDIN` in PostgreSQL's
+ * text format: one line per row, columns separated by tabs, `\N` for NULL,
+ * and backslash, newline, carriage return and tab escaped in values. A
+ * value goes in as its column's text: JSON for nested values, `t`/`f` for
+ * booleans, timestamps as the service wrote them (the server parses them;
+ * one it cannot read fails the batch). Lines go out in chunks of about a
+ * megabyte, with the socket's backpressure, so memory stays near the batch.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
+import type { FieldDef, SqlType } from '../database/fields.js';
 import type { ApiRecord } from '../../types.js';
-import { COPY_STAGE } from './sql.js';
 
 const CHUNK = 1 << 20;
+const SPECIAL = /[\\\n\r\t\0]/;
+const ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\0': '',
+};
 
 /** JSON's `\u0000` escape: PostgreSQL's text and jsonb cannot hold NUL, so it is dropped. */
 const NUL_ESCAPE = /((?:^|[^\\])(?:\\\\)*)\\u0000/g;
 
-export function copyLine(record: ApiRecord): string {
-  let json = JSON.stringify(record);
-  if (json.includes('\\u0000')) json = json.replace(NUL_ESCAPE, '$1').replace(NUL_ESCAPE, '$1');
-  return `${json.replaceAll('\\', '\\\\')}\n`;
+function copyEscape(text: string): string {
+  return SPECIAL.test(text) ? text.replace(/[\\\n\r\t\0]/g, (c) => ESCAPES[c] as string) : text;
 }
 
-function* chunks(records: readonly ApiRecord[]): Generator<string> {
+function json(value: unknown): string {
+  let text = JSON.stringify(value);
+  if (text.includes('\\u0000')) text = text.replace(NUL_ESCAPE, '$1').replace(NUL_ESCAPE, '$1');
+  return copyEscape(text);
+}
+
+/** One value as COPY's text format reads it into a column of `type`. */
+export function cell(value: unknown, type: SqlType): string {
+  if (value === null || value === undefined) return '\\N';
+  if (type === 'json') return json(value);
+  if (typeof value === 'object') return json(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return copyEscape(String(value));
+}
+
+/** The lines of the main table's stage: `n`, then each column. */
+export function* mainLines(
+  records: readonly ApiRecord[],
+  columns: readonly FieldDef[],
+): Generator<string> {
+  for (let n = 0; n < records.length; n++) {
+    const record = records[n] as ApiRecord;
+    let line = String(n);
+    for (const column of columns) line += `\t${cell(record[column.name], column.type)}`;
+    yield `${line}\n`;
+  }
+}
+
+/** The lines of a child table's stage: `n`, the parent's id, the position, then the item's columns. */
+export function* childLines(
+  records: readonly ApiRecord[],
+  field: string,
+  columns: readonly FieldDef[],
+): Generator<string> {
+  const items = columns.slice(2);
+  for (let n = 0; n < records.length; n++) {
+    const record = records[n] as ApiRecord;
+    const list = record[field];
+    if (!Array.isArray(list)) continue;
+    const head = `${n}\t${cell(record['id'], 'bigint')}`;
+    for (let position = 0; position < list.length; position++) {
+      const item: unknown = list[position];
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+      let line = `${head}\t${position}`;
+      for (const column of items)
+        line += `\t${cell((item as ApiRecord)[column.name], column.type)}`;
+      yield `${line}\n`;
+    }
+  }
+}
+
+function* chunks(lines: Iterable<string>): Generator<string> {
   let chunk = '';
-  for (const record of records) {
-    chunk += copyLine(record);
+  for (const line of lines) {
+    chunk += line;
     if (chunk.length >= CHUNK) {
       yield chunk;
       chunk = '';
@@ -34,8 +93,11 @@ function* chunks(records: readonly ApiRecord[]): Generator<string> {
   if (chunk !== '') yield chunk;
 }
 
-export async function copyToStage(client: Client, records: readonly ApiRecord[]): Promise<void> {
+export async function copyLines(
+  client: Client,
+  sql: string,
+  lines: Iterable<string>,
+): Promise<void> {
   const { from } = await import('pg-copy-streams');
-  const stream = client.query(from(COPY_STAGE));
-  await pipeline(Readable.from(chunks(records)), stream);
+  await pipeline(Readable.from(chunks(lines)), client.query(from(sql)));
 }

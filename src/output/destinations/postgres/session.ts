@@ -9,6 +9,7 @@ import type { Client } from 'pg';
 import type { ApiRecord } from '../../types.js';
 import { DatabaseLockError } from '../database/errors.js';
 import type { FieldDef } from '../database/fields.js';
+import { bareName, ident, qualified, schemaOf } from '../database/names.js';
 import { layoutFor, type TableSpec } from '../database/schema.js';
 import { TableSet } from '../database/tables.js';
 import type {
@@ -20,25 +21,23 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { connectPostgres, type PgConnection, postgresError } from './connect.js';
-import { copyToStage } from './copy.js';
+import { childLines, copyLines, mainLines } from './copy.js';
 import {
   addColumn,
-  bareName,
   COLUMNS_QUERY,
-  CREATE_STAGE,
+  copyStage,
+  createStage,
   createState,
   createTable,
   deleteChildren,
   existingColumns,
-  ident,
   insertChildren,
   insertMain,
   LOCK_HOLDER,
   postgresDialect,
-  qualified,
-  schemaOf,
   stateTable,
   TRY_LOCK,
+  stageName,
   upsertState,
 } from './sql.js';
 
@@ -52,7 +51,7 @@ class PostgresSession implements DatabaseSession {
   private readonly tables: TableSet;
   private readonly state: string;
   private readonly replace: boolean;
-  /** Nothing done on the connection yet (the staging table, a replace's fresh twins). */
+  /** Nothing written yet: a replace's twin tables are still to be emptied. */
   private fresh = true;
   private replaceDone = false;
   private closed = false;
@@ -177,7 +176,6 @@ class PostgresSession implements DatabaseSession {
 
   private async prepare(records: readonly ApiRecord[]): Promise<void> {
     if (this.fresh) {
-      await this.client.query(CREATE_STAGE);
       // A replace starts its twin tables empty, whatever a killed run left in them.
       if (this.replace) {
         for (const spec of this.tables.specs) {
@@ -205,17 +203,26 @@ class PostgresSession implements DatabaseSession {
 
   private async load(records: readonly ApiRecord[]): Promise<void> {
     const { layout } = this.tables;
-    await copyToStage(this.client, records);
-    await this.client.query(
-      insertMain(this.tables.target(layout.main), this.tables.columnsOf(layout.main), layout.merge),
+    const mainColumns = this.tables.columnsOf(layout.main);
+    await this.client.query(createStage(stageName(), mainColumns));
+    await copyLines(
+      this.client,
+      copyStage(stageName(), mainColumns),
+      mainLines(records, mainColumns),
     );
-    for (const child of layout.children) {
+    await this.client.query(insertMain(this.tables.target(layout.main), mainColumns, layout.merge));
+    for (const [k, child] of layout.children.entries()) {
       const name = this.tables.target(child);
-      const list = child.list?.field as string;
-      if (layout.merge) await this.client.query(deleteChildren(name, layout.kind.parentColumn));
-      await this.client.query(
-        insertChildren(name, list, this.tables.columnsOf(child), layout.merge),
+      const columns = this.tables.columnsOf(child);
+      const field = child.list?.field as string;
+      await this.client.query(createStage(stageName(k), columns));
+      await copyLines(
+        this.client,
+        copyStage(stageName(k), columns),
+        childLines(records, field, columns),
       );
+      if (layout.merge) await this.client.query(deleteChildren(name, layout.kind.parentColumn));
+      await this.client.query(insertChildren(name, k, columns, layout.merge));
     }
   }
 }

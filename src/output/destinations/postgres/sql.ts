@@ -1,12 +1,13 @@
 /**
- * The SQL a PostgreSQL session runs. A batch arrives as JSON documents in
- * a temporary staging table (one COPY), and the server does the rest in
- * set-wise statements: `jsonb_to_record` types each document's top-level
- * fields into the table's columns, `jsonb_array_elements … WITH ORDINALITY`
- * turns each list into child rows with their position. No row-by-row
- * statements, and no value is converted in JavaScript.
+ * The SQL a PostgreSQL session runs. A batch arrives by COPY in temporary
+ * staging tables shaped like the table and each child table (plus `n`, the
+ * record's place in the batch), dropped at commit; set-wise statements
+ * then move it: one INSERT … ON CONFLICT (id) DO UPDATE for the table, and
+ * for each child table one DELETE of the merged records' old rows and one
+ * INSERT. No row-by-row statements.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
+import { bareName, ident, qualified } from '../database/names.js';
 import type { Dialect, ExistingColumn, TableSpec } from '../database/schema.js';
 
 const TYPE_NAMES: Record<SqlType, string> = {
@@ -44,31 +45,19 @@ export const postgresDialect: Dialect = {
   },
 };
 
-/** A quoted identifier. */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
+/** The staging table of the main table (k undefined) or of child table k, for this transaction. */
+export function stageName(k?: number): string {
+  return k === undefined ? 'news_stage' : `news_stage_${k}`;
 }
 
-/** `schema.table` or `table`, quoted part by part. */
-export function qualified(name: string): string {
-  return name.split('.').map(ident).join('.');
+export function createStage(stage: string, columns: readonly FieldDef[]): string {
+  const body = columns.map((c) => `${ident(c.name)} ${TYPE_NAMES[c.type]}`).join(', ');
+  return `CREATE TEMP TABLE ${ident(stage)} (n integer, ${body}) ON COMMIT DROP`;
 }
 
-/** The schema a table name names, or undefined for the search path's first. */
-export function schemaOf(name: string): string | undefined {
-  const parts = name.split('.');
-  return parts.length === 2 ? parts[0] : undefined;
+export function copyStage(stage: string, columns: readonly FieldDef[]): string {
+  return `COPY pg_temp.${ident(stage)} (n, ${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
 }
-
-/** The bare table name, without its schema. */
-export function bareName(name: string): string {
-  return name.split('.').at(-1) as string;
-}
-
-/** The staging table of this connection: documents in arrival order, emptied at each commit. */
-export const STAGE = 'pg_temp.news_stage';
-export const CREATE_STAGE = `CREATE TEMP TABLE IF NOT EXISTS news_stage (n bigserial, doc jsonb NOT NULL) ON COMMIT DELETE ROWS`;
-export const COPY_STAGE = `COPY ${STAGE} (doc) FROM STDIN`;
 
 export const COLUMNS_QUERY = `SELECT column_name, data_type FROM information_schema.columns
   WHERE table_schema = COALESCE($1, current_schema()) AND table_name = $2`;
@@ -104,54 +93,39 @@ export function addColumn(name: string, column: FieldDef): string {
   return `ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${TYPE_NAMES[column.type]}`;
 }
 
-const recordType = (columns: readonly FieldDef[]) =>
-  columns.map((c) => `${ident(c.name)} ${TYPE_NAMES[c.type]}`).join(', ');
-
-/** The staged documents a batch writes: each id once, its last version, when merging. */
-function source(merge: boolean): string {
-  return merge
-    ? `(SELECT DISTINCT ON (doc->'id') doc FROM ${STAGE} ORDER BY doc->'id', n DESC)`
-    : `(SELECT doc FROM ${STAGE} ORDER BY n)`;
+/** The batch's places (`n`) of the versions written: each id's last one, when merging. */
+function winners(stage: string): string {
+  return `(SELECT DISTINCT ON (${ident('id')}) n FROM pg_temp.${ident(stage)} ORDER BY ${ident('id')}, n DESC)`;
 }
 
 export function insertMain(name: string, columns: readonly FieldDef[], merge: boolean): string {
   const list = columns.map((c) => ident(c.name)).join(', ');
-  const values = columns.map((c) => `r.${ident(c.name)}`).join(', ');
-  let sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${values} FROM ${source(merge)} s, jsonb_to_record(s.doc) AS r(${recordType(columns)})`;
-  if (merge) {
-    const updates = columns
-      .filter((c) => c.name !== 'id')
-      .map((c) => `${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
-    sql +=
-      updates.length > 0
-        ? ` ON CONFLICT (${ident('id')}) DO UPDATE SET ${updates.join(', ')}`
-        : ` ON CONFLICT (${ident('id')}) DO NOTHING`;
-  }
-  return sql;
+  const stage = stageName();
+  let sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM pg_temp.${ident(stage)}`;
+  if (!merge) return `${sql} ORDER BY n`;
+  sql += ` WHERE n IN ${winners(stage)} ORDER BY n`;
+  const updates = columns
+    .filter((c) => c.name !== 'id')
+    .map((c) => `${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
+  return updates.length > 0
+    ? `${sql} ON CONFLICT (${ident('id')}) DO UPDATE SET ${updates.join(', ')}`
+    : `${sql} ON CONFLICT (${ident('id')}) DO NOTHING`;
 }
 
 /** Before a merge writes a record's child rows, its earlier ones go. */
 export function deleteChildren(name: string, parentColumn: string): string {
-  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT DISTINCT (doc->>'id')::bigint FROM ${STAGE})`;
+  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT ${ident('id')} FROM pg_temp.${ident(stageName())})`;
 }
 
 export function insertChildren(
   name: string,
-  field: string,
+  k: number,
   columns: readonly FieldDef[],
   merge: boolean,
 ): string {
-  // The first two columns are the parent's id and the position, filled here.
-  const items = columns.slice(2);
   const list = columns.map((c) => ident(c.name)).join(', ');
-  const values = items.map((c) => `r.${ident(c.name)}`);
-  const path = `s.doc->'${field.replace(/'/g, "''")}'`;
-  return `INSERT INTO ${qualified(name)} (${list})
-    SELECT (s.doc->>'id')::bigint, e.ord - 1${values.length > 0 ? `, ${values.join(', ')}` : ''}
-    FROM ${source(merge)} s
-    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${path}) = 'array' THEN ${path} ELSE '[]'::jsonb END) WITH ORDINALITY AS e(item, ord)
-    CROSS JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(e.item) = 'object' THEN e.item ELSE '{}'::jsonb END) AS r(${items.length > 0 ? recordType(items) : `${ident('_none')} text`})
-    WHERE jsonb_typeof(e.item) = 'object'`;
+  const where = merge ? ` WHERE n IN ${winners(stageName())}` : '';
+  return `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM pg_temp.${ident(stageName(k))}${where} ORDER BY n, ${ident('position')}`;
 }
 
 export function stateTable(schema: string | undefined): string {
