@@ -125,6 +125,9 @@ describe('the other commands', () => {
     }
     const counts = await query<{ count: string }>(url, 'SELECT count FROM counts');
     expect(counts).toHaveLength(2);
+    const merge = await runCli(['count', ...api(), '-o', url, '--write', 'merge'], { now: NOW });
+    expect(merge.code).toBe(2);
+    expect(merge.stderr).toContain('--write merge means nothing for count');
     const people = await runCli(['people', ...api(), '--per-page', '20', '-o', url], { now: NOW });
     expect(people.code, people.stderr).toBe(0);
     expect(await tableIds(url, 'people')).toHaveLength(20);

@@ -4,6 +4,7 @@
  * is one batch (one transaction), and `replace` swaps its table in only once
  * every batch is in. Memory holds one batch, as a file export holds a page.
  */
+import { UsageError } from '../../api/errors.js';
 import { isEncoded } from '../../output/format-writer.js';
 import type { Page } from '../../output/format-writer.js';
 import type { DatabaseSession, TableOptions } from '../../output/destinations/database/types.js';
@@ -18,6 +19,11 @@ export const MAX_BATCH = 10_000;
 /** The table options of this run: the kind decides the default table; counts are appended. */
 export function tableOptions(runtime: Runtime, kind: RecordKind | 'count'): TableOptions {
   const { table, write } = runtime.settings;
+  if (kind === 'count' && write === 'merge') {
+    throw new UsageError('--write merge means nothing for count: its records have no id', {
+      hint: 'counts are appended (the default), or --write replace keeps the last one',
+    });
+  }
   return { kind, table, write: write ?? (kind === 'count' ? 'append' : 'merge') };
 }
 
