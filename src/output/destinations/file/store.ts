@@ -7,11 +7,11 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileError } from '../../file-errors.js';
 import type { ByteStore } from '../destination.js';
-import { syncDirectory, writeFileDurably } from './durable-write.js';
 
+// Imported when used: the registry (and so this file) is on every command's start-up path.
 const atomic = () => import('../../atomic-file-sink.js');
+const durable = () => import('./durable-write.js');
 
 export const fileStore: ByteStore = {
   name: 'file',
@@ -31,7 +31,7 @@ export const fileStore: ByteStore = {
     }
   },
 
-  writeText: (path, text) => writeFileDurably(path, text),
+  writeText: async (path, text) => (await durable()).writeFileDurably(path, text),
 
   async remove(path) {
     await unlink(path).catch(() => undefined);
@@ -55,7 +55,7 @@ export const fileStore: ByteStore = {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
     }
-    await syncDirectory(dirname(final));
+    await (await durable()).syncDirectory(dirname(final));
     return true;
   },
 
@@ -86,7 +86,7 @@ export const fileStore: ByteStore = {
     try {
       await access(existing ? target.path : dirname(target.path), constants.W_OK);
     } catch (error) {
-      throw fileError('write', path, error);
+      throw (await import('../../file-errors.js')).fileError('write', path, error);
     }
   },
 
