@@ -24,11 +24,10 @@ export const LIVE_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 't
 /** Whether records in this format reach this destination as they arrive. */
 export function isLiveOutput(format: FormatName, output: string | undefined): boolean {
   if (!LIVE_FORMATS.includes(format)) return false;
-  if (output === undefined || output === '-') return true;
   const destination = resolveDestination(output);
-  // A table takes rows as they come; an object in a store is uploaded whole, never appended to.
-  if (destination.kind === 'database') return true;
-  return !(isGzipPath(output) || !storeOf(output).appendable);
+  // stdout and a table take records as they come; an object in a store is uploaded whole, never appended to.
+  if (destination.kind !== 'store') return true;
+  return destination.store.appendable && !isGzipPath(destination.path);
 }
 
 /** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
