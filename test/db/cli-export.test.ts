@@ -130,7 +130,14 @@ describe('the other commands', () => {
     expect(merge.stderr).toContain('--write merge means nothing for count');
     const people = await runCli(['people', ...api(), '--per-page', '20', '-o', url], { now: NOW });
     expect(people.code, people.stderr).toBe(0);
-    expect(await tableIds(url, 'people')).toHaveLength(20);
+    const listed = await tableIds(url, 'people');
+    expect(listed).toHaveLength(20);
+    // A profile goes to the same table, merged by id.
+    const get = await runCli(['people', 'get', String(listed[0]), ...api(), '-o', url], {
+      now: NOW,
+    });
+    expect(get.code, get.stderr).toBe(0);
+    expect(await tableIds(url, 'people')).toEqual(listed);
   });
 
   it('convert loads a saved JSONL file', async () => {

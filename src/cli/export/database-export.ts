@@ -40,8 +40,8 @@ export async function openSession(
 export interface DatabaseExportOptions {
   /** Gather small pages into batches of up to this many records (convert); default: a page is a batch. */
   readonly gather?: number;
-  /** The table's kind when the records' own says too little (`count`'s log is not a generic list). */
-  readonly tableKind?: 'count';
+  /** The table's kind when the records' own says too little (a count log, a directory profile). */
+  readonly tableKind?: RecordKind | 'count';
 }
 
 /** Writes every page into the table, a batch per transaction; the records written. */

@@ -29,7 +29,7 @@ export async function writeSingle(
   record: ApiRecord,
   title: string,
   order: readonly string[] = [],
-  tableKind?: 'count',
+  tableKind?: RecordKind | 'count',
 ): Promise<void> {
   const format = await chooseFormat(runtime);
   const { fields } = runtime.settings;
