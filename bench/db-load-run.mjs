@@ -1,7 +1,9 @@
 // One load of a JSONL file into a database through the destination library
 // (the built dist/), as `news convert FILE -o URL` will drive it: lines read
 // and parsed, batches of 10,000 records, each batch one writeBatch (one
-// transaction), then finish() and close(). Prints {"ms", "peakMB"} on stdout.
+// transaction), then finish() and close(). The next batch is read while the
+// database writes the last one (two batches in memory at most): the reading
+// and the server's work overlap on two cores. Prints {"ms", "peakMB"}.
 //
 //   node bench/db-load-run.mjs URL FILE [--table NAME] [--write merge|append|replace]
 //

@@ -45,31 +45,48 @@ export function cell(value: unknown, type: SqlType): string {
   return copyEscape(String(value));
 }
 
-/** The lines of the main table's stage: `n`, then each column. */
+/** The lines of the records' rows, a column each. */
 export function* mainLines(
   records: readonly ApiRecord[],
   columns: readonly FieldDef[],
 ): Generator<string> {
-  for (let n = 0; n < records.length; n++) {
-    const record = records[n] as ApiRecord;
-    let line = String(n);
-    for (const column of columns) line += `\t${cell(record[column.name], column.type)}`;
-    yield `${line}\n`;
+  for (const record of records) {
+    let line = '';
+    for (const column of columns) line += `${cell(record[column.name], column.type)}\t`;
+    yield `${line.slice(0, -1)}\n`;
   }
 }
 
-/** The lines of a child table's stage: `n`, the parent's id, the position, then the item's columns. */
+/**
+ * Each record's version once, the last one, in the order they came: what a
+ * merge writes (PostgreSQL's ON CONFLICT refuses a row twice in one statement).
+ */
+export function lastVersions(records: readonly ApiRecord[]): readonly ApiRecord[] {
+  const seen = new Set<unknown>();
+  const kept: ApiRecord[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i] as ApiRecord;
+    const id = record['id'];
+    if (id !== undefined && id !== null) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+    }
+    kept.push(record);
+  }
+  return kept.length === records.length ? records : kept.reverse();
+}
+
+/** The lines of a child table's rows: the parent's id, the position, then the item's columns. */
 export function* childLines(
   records: readonly ApiRecord[],
   field: string,
   columns: readonly FieldDef[],
 ): Generator<string> {
   const items = columns.slice(2);
-  for (let n = 0; n < records.length; n++) {
-    const record = records[n] as ApiRecord;
+  for (const record of records) {
     const list = record[field];
     if (!Array.isArray(list)) continue;
-    const head = `${n}\t${cell(record['id'], 'bigint')}`;
+    const head = cell(record['id'], 'bigint');
     for (let position = 0; position < list.length; position++) {
       const item: unknown = list[position];
       if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;

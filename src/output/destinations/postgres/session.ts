@@ -21,23 +21,22 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { connectPostgres, type PgConnection, postgresError } from './connect.js';
-import { childLines, copyLines, mainLines } from './copy.js';
+import { childLines, copyLines, lastVersions, mainLines } from './copy.js';
 import {
   addColumn,
   COLUMNS_QUERY,
-  copyStage,
+  copyInto,
   createStage,
   createState,
   createTable,
   deleteChildren,
   existingColumns,
-  insertChildren,
   insertMain,
   LOCK_HOLDER,
   postgresDialect,
   stateTable,
   TRY_LOCK,
-  stageName,
+  STAGE_TABLE,
   upsertState,
 } from './sql.js';
 
@@ -203,26 +202,21 @@ class PostgresSession implements DatabaseSession {
 
   private async load(records: readonly ApiRecord[]): Promise<void> {
     const { layout } = this.tables;
-    const mainColumns = this.tables.columnsOf(layout.main);
-    await this.client.query(createStage(stageName(), mainColumns));
-    await copyLines(
-      this.client,
-      copyStage(stageName(), mainColumns),
-      mainLines(records, mainColumns),
-    );
-    await this.client.query(insertMain(this.tables.target(layout.main), mainColumns, layout.merge));
-    for (const [k, child] of layout.children.entries()) {
+    const rows = layout.merge ? lastVersions(records) : records;
+    const columns = this.tables.columnsOf(layout.main);
+    for (const sql of createStage(columns)) await this.client.query(sql);
+    await copyLines(this.client, copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
+    await this.client.query(insertMain(this.tables.target(layout.main), columns, layout.merge));
+    for (const child of layout.children) {
       const name = this.tables.target(child);
-      const columns = this.tables.columnsOf(child);
+      const childColumns = this.tables.columnsOf(child);
       const field = child.list?.field as string;
-      await this.client.query(createStage(stageName(k), columns));
+      if (layout.merge) await this.client.query(deleteChildren(name, layout.kind.parentColumn));
       await copyLines(
         this.client,
-        copyStage(stageName(k), columns),
-        childLines(records, field, columns),
+        copyInto(qualified(name), childColumns),
+        childLines(rows, field, childColumns),
       );
-      if (layout.merge) await this.client.query(deleteChildren(name, layout.kind.parentColumn));
-      await this.client.query(insertChildren(name, k, columns, layout.merge));
     }
   }
 }

@@ -1,10 +1,10 @@
 /**
- * The SQL a PostgreSQL session runs. A batch arrives by COPY in temporary
- * staging tables shaped like the table and each child table (plus `n`, the
- * record's place in the batch), dropped at commit; set-wise statements
- * then move it: one INSERT … ON CONFLICT (id) DO UPDATE for the table, and
- * for each child table one DELETE of the merged records' old rows and one
- * INSERT. No row-by-row statements.
+ * The SQL a PostgreSQL session runs. A batch's records arrive by COPY in a
+ * temporary staging table shaped like the table (dropped at commit), and
+ * one INSERT … ON CONFLICT (id) DO UPDATE moves them; each child table
+ * loses the merged records' old rows in one DELETE and gets the new ones
+ * by COPY (a batch holds each id once: the session keeps its last
+ * version). No row-by-row statements.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
 import { bareName, ident, qualified } from '../database/names.js';
@@ -45,19 +45,31 @@ export const postgresDialect: Dialect = {
   },
 };
 
-/** The staging table of the main table (k undefined) or of child table k, for this transaction. */
-export function stageName(k?: number): string {
-  return k === undefined ? 'news_stage' : `news_stage_${k}`;
-}
+/** The staging table of the batch's records, for this transaction. */
+export const STAGE = 'news_stage';
 
-export function createStage(stage: string, columns: readonly FieldDef[]): string {
+/**
+ * Staged values stay uncompressed (STORAGE EXTERNAL): they are read once,
+ * into the table, which compresses them; compressing them here too would
+ * be work thrown away.
+ */
+export function createStage(columns: readonly FieldDef[]): string[] {
   const body = columns.map((c) => `${ident(c.name)} ${TYPE_NAMES[c.type]}`).join(', ');
-  return `CREATE TEMP TABLE ${ident(stage)} (n integer, ${body}) ON COMMIT DROP`;
+  const wide = columns.filter((c) => c.type === 'text' || c.type === 'json');
+  const sql = [`CREATE TEMP TABLE ${STAGE} (${body}) ON COMMIT DROP`];
+  if (wide.length > 0) {
+    const storage = wide.map((c) => `ALTER COLUMN ${ident(c.name)} SET STORAGE EXTERNAL`);
+    sql.push(`ALTER TABLE pg_temp.${STAGE} ${storage.join(', ')}`);
+  }
+  return sql;
 }
 
-export function copyStage(stage: string, columns: readonly FieldDef[]): string {
-  return `COPY pg_temp.${ident(stage)} (n, ${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
+/** COPY into `table` (the stage's pg_temp name or a child table's qualified one). */
+export function copyInto(table: string, columns: readonly FieldDef[]): string {
+  return `COPY ${table} (${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
 }
+
+export const STAGE_TABLE = `pg_temp.${STAGE}`;
 
 export const COLUMNS_QUERY = `SELECT column_name, data_type FROM information_schema.columns
   WHERE table_schema = COALESCE($1, current_schema()) AND table_name = $2`;
@@ -93,17 +105,10 @@ export function addColumn(name: string, column: FieldDef): string {
   return `ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${TYPE_NAMES[column.type]}`;
 }
 
-/** The batch's places (`n`) of the versions written: each id's last one, when merging. */
-function winners(stage: string): string {
-  return `(SELECT DISTINCT ON (${ident('id')}) n FROM pg_temp.${ident(stage)} ORDER BY ${ident('id')}, n DESC)`;
-}
-
 export function insertMain(name: string, columns: readonly FieldDef[], merge: boolean): string {
   const list = columns.map((c) => ident(c.name)).join(', ');
-  const stage = stageName();
-  let sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM pg_temp.${ident(stage)}`;
-  if (!merge) return `${sql} ORDER BY n`;
-  sql += ` WHERE n IN ${winners(stage)} ORDER BY n`;
+  const sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM ${STAGE_TABLE}`;
+  if (!merge) return sql;
   const updates = columns
     .filter((c) => c.name !== 'id')
     .map((c) => `${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
@@ -114,18 +119,7 @@ export function insertMain(name: string, columns: readonly FieldDef[], merge: bo
 
 /** Before a merge writes a record's child rows, its earlier ones go. */
 export function deleteChildren(name: string, parentColumn: string): string {
-  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT ${ident('id')} FROM pg_temp.${ident(stageName())})`;
-}
-
-export function insertChildren(
-  name: string,
-  k: number,
-  columns: readonly FieldDef[],
-  merge: boolean,
-): string {
-  const list = columns.map((c) => ident(c.name)).join(', ');
-  const where = merge ? ` WHERE n IN ${winners(stageName())}` : '';
-  return `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM pg_temp.${ident(stageName(k))}${where} ORDER BY n, ${ident('position')}`;
+  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT ${ident('id')} FROM ${STAGE_TABLE})`;
 }
 
 export function stateTable(schema: string | undefined): string {
