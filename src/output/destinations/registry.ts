@@ -9,7 +9,7 @@
  * the destination is first used.
  */
 import { UsageError } from '../../api/errors.js';
-import { openDatabase } from './database-engines.js';
+import { openDatabase } from './database/open.js';
 import { parseDatabaseUrl } from './database/url.js';
 import type { ByteStore, Destination } from './destination.js';
 import { fileStore } from './file/store.js';
