@@ -13,7 +13,7 @@ import { isBinaryFormat, isGzipPath } from './formats.js';
 import { type ExistingFile, LiveFileSink } from './live-file-sink.js';
 import type { Writable } from 'node:stream';
 import { openFileSink } from './open-sink.js';
-import { isS3Url, parseObjectUrl } from './s3/url.js';
+import { resolveDestination, storeOf } from './destinations/registry.js';
 import type { Sink } from './sink.js';
 import { StdoutSink } from './stdout-sink.js';
 import type { ApiRecord, FormatName } from './types.js';
@@ -24,8 +24,10 @@ export const LIVE_FORMATS: readonly FormatName[] = ['jsonl', 'ndjson', 'csv', 't
 /** Whether records in this format reach this destination as they arrive. */
 export function isLiveOutput(format: FormatName, output: string | undefined): boolean {
   if (!LIVE_FORMATS.includes(format)) return false;
-  // An object in a store is uploaded whole, never appended to.
-  return output === undefined || output === '-' || !(isGzipPath(output) || isS3Url(output));
+  const destination = resolveDestination(output);
+  // stdout and a table take records as they come; an object in a store is uploaded whole, never appended to.
+  if (destination.kind !== 'store') return true;
+  return destination.store.appendable && !isGzipPath(destination.path);
 }
 
 /** The options of an export, without what only a paged export has (the abort signal, the RSS link). */
@@ -79,8 +81,7 @@ export async function checkLiveExport(options: LiveExportOptions): Promise<void>
     );
   }
   // An object in a store is uploaded whole at the end: only its name can be checked before connecting.
-  if (isS3Url(output)) parseObjectUrl(output);
-  else await LiveFileSink.check(output);
+  await storeOf(output).checkWritable(output);
 }
 
 export async function openLiveExport(options: LiveExportOptions): Promise<LiveExport> {

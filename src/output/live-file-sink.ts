@@ -8,15 +8,15 @@
  * caller continues it (`stream --state`). Used by `stream -o` and
  * `webhooks listen -o`.
  */
-import { constants, createWriteStream } from 'node:fs';
-import { access, open as openFile, truncate } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { open as openFile, truncate } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { WriteStream } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import { resolveOutputTarget } from './atomic-file-sink.js';
 import { fileError } from './file-errors.js';
 import { type RecordEnds, completeLength } from './complete-records.js';
-import { isS3Url } from './s3/url.js';
+import { storeOf } from './destinations/registry.js';
 import { StreamSink } from './sink.js';
 
 /** What a file being continued holds: enough to check its header and cut a torn last record. */
@@ -57,14 +57,7 @@ export class LiveFileSink extends StreamSink {
    */
   static async check(destination: string): Promise<void> {
     refuseObjectStore(destination);
-    const target = await resolveOutputTarget(destination);
-    if (target.kind === 'direct') return;
-    const existing = target.mode !== undefined;
-    try {
-      await access(existing ? target.path : dirname(target.path), constants.W_OK);
-    } catch (err) {
-      throw fileError('write', destination, err);
-    }
+    await storeOf(destination).checkWritable(destination);
   }
 
   /**
@@ -162,7 +155,7 @@ async function readExisting(path: string, ends: RecordEnds): Promise<ExistingFil
 
 /** A live file grows record by record; an object in a store is written whole. */
 function refuseObjectStore(destination: string): void {
-  if (!isS3Url(destination)) return;
+  if (storeOf(destination).appendable) return;
   throw new UsageError(`cannot append to ${destination}: an object in a store is written whole`, {
     hint: 'write to a local file, and upload it afterwards',
   });

@@ -1,12 +1,12 @@
-/** How a store's answer becomes the one error line (src/output/s3/errors.ts), answer by answer. */
+/** How a store's answer becomes the one error line (src/output/destinations/s3/errors.ts), answer by answer. */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/cli/exit-codes.js';
-import { storeError } from '../../src/output/s3/errors.js';
-import { checkBucket } from '../../src/output/s3/objects.js';
+import { storeError } from '../../src/output/destinations/s3/errors.js';
+import { checkBucket } from '../../src/output/destinations/s3/objects.js';
 import { runCli } from '../helpers/cli.js';
 
 const URL = 's3://acme-news/en/data.parquet';

@@ -2,16 +2,16 @@
  * A store that ignores conditional writes (s3rver as it is, older MinIO, some
  * gateways: 200 to `PUT If-None-Match: *` on an existing key). The lock finds
  * out with one probe, says so once, and falls back to a token read back
- * after SETTLE_MS (src/cli/run-state/s3-token-lock.ts): two runs on one `--state`
+ * after SETTLE_MS (src/output/destinations/s3/token-lock.ts): two runs on one `--state`
  * still never both write, and the loser exits 1 naming the other.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { acquireStoreLock } from '../../src/cli/run-state/s3-lock.js';
+import { acquireStoreLock } from '../../src/output/destinations/s3/lock.js';
 import { LockHeldError } from '../../src/cli/run-state/state-lock.js';
-import { honoursConditionalWrites } from '../../src/output/s3/objects.js';
+import { honoursConditionalWrites } from '../../src/output/destinations/s3/objects.js';
 import { runCli } from '../helpers/cli.js';
 import { BIN, spawnCollecting } from '../helpers/spawn.js';
 import { useMockAndStore } from './store.js';

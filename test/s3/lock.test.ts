@@ -10,10 +10,10 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { StagedRun } from '../../src/cli/unattended/commit.js';
 import type { RunState } from '../../src/cli/run-state/run-state.js';
-import { LEASE_MS, acquireStoreLock, isStaleLease } from '../../src/cli/run-state/s3-lock.js';
+import { LEASE_MS, acquireStoreLock, isStaleLease } from '../../src/output/destinations/s3/lock.js';
 import { LockHeldError, acquireLock } from '../../src/cli/run-state/state-lock.js';
 import { openStreamState } from '../../src/cli/run-state/stream-state.js';
-import { honoursConditionalWrites } from '../../src/output/s3/objects.js';
+import { honoursConditionalWrites } from '../../src/output/destinations/s3/objects.js';
 import { runCli } from '../helpers/cli.js';
 import { useMockAndStore } from './store.js';
 

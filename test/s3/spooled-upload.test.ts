@@ -1,6 +1,6 @@
 /**
  * The partitions of a data set written to a store wait on local disk and go
- * up once whole (src/output/s3/spooled-upload-sink.ts): nothing reaches the
+ * up once whole (src/output/destinations/s3/spooled-upload-sink.ts): nothing reaches the
  * store before commit, the object is the bytes written (in parts when large),
  * the temporary file goes whether it commits or aborts, a few uploads run
  * at once, and `--partition-by` into a store takes this path. A process
@@ -25,7 +25,7 @@ import {
   UPLOADS_AT_ONCE,
   queued,
   sweepSpoolLeftovers,
-} from '../../src/output/s3/spooled-upload-sink.js';
+} from '../../src/output/destinations/s3/spooled-upload-sink.js';
 import { runCli } from '../helpers/cli.js';
 import { BIN, spawnCollecting } from '../helpers/spawn.js';
 import { useMockAndStore } from './store.js';

@@ -147,6 +147,16 @@ export const convert: CommandSpec = {
         yield* { [Symbol.asyncIterator]: () => iterator };
       },
     };
-    await exportPages(runtime, pages, kind, `news convert ${file ?? '-'}`);
+    // Into a database: batches of up to 10,000 records (database-export.ts), not the reader's pages of 100.
+    await exportPages(
+      runtime,
+      pages,
+      kind,
+      `news convert ${file ?? '-'}`,
+      runtime.settings.output,
+      {
+        gather: 10_000,
+      },
+    );
   },
 };

@@ -53,6 +53,6 @@ export const count: CommandSpec<RawOption> = {
     if (format === undefined && output === undefined) return runtime.write(`${value}\n`);
     // The body is the filters as sent: API names, relative dates resolved; never the key.
     const record = { count: value, as_of: runtime.io.now().toISOString(), filters: body };
-    await writeSingle(runtime, record, 'news count', ['count', 'as_of', 'filters']);
+    await writeSingle(runtime, record, 'news count', ['count', 'as_of', 'filters'], 'count');
   },
 };

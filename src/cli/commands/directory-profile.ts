@@ -131,7 +131,8 @@ export async function showProfile(
     const { renderProfileCard } = await import('../views/profile-card.js');
     return runtime.write(renderProfileCard(profile, kind, terminalWidth(runtime)));
   }
-  await writeSingle(runtime, profile, `news ${kind} get ${id}`);
+  // Into a database, a profile goes to its directory's table (people, …), merged by id.
+  await writeSingle(runtime, profile, `news ${kind} get ${id}`, [], SINGULAR[kind] as RecordKind);
 }
 
 function notFound(

@@ -4,6 +4,7 @@ import { UsageError } from '../../api/errors.js';
 import type { ApiRecord, FormatName, RecordKind } from '../../output/types.js';
 import { counted } from '../runtime/reporter.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { DatabaseExportOptions } from './database-export.js';
 
 /** Chooses the format: -f, else the -o extension, else table on a terminal and json in a pipe. */
 export async function chooseFormat(
@@ -13,6 +14,9 @@ export async function chooseFormat(
   const { format } = runtime.settings;
   if (format !== undefined) return format;
   if (output !== undefined && output !== '-') {
+    const { resolveDestination } = await import('../../output/destinations/registry.js');
+    // A database takes records, in no format: the pages are read as for jsonl.
+    if (resolveDestination(output).kind === 'database') return 'jsonl';
     const { formatFromPath } = await import('../../output/index.js');
     const fromPath = formatFromPath(output);
     if (fromPath === undefined) {
@@ -78,10 +82,19 @@ export async function exportPages(
   kind: RecordKind,
   title: string,
   output: string | undefined = runtime.settings.output,
-  extra: Pick<ExportOptions, 'onUploaded' | 'emptyColumns'> = {},
+  extra: Pick<ExportOptions, 'onUploaded' | 'emptyColumns'> & DatabaseExportOptions = {},
 ): Promise<ExportResult> {
   const take = runtime.recordsTo;
   if (take !== undefined && output === undefined) return handOver(runtime, pages, kind, take);
+  if (output !== undefined && output !== '-') {
+    const { resolveDestination } = await import('../../output/destinations/registry.js');
+    const destination = resolveDestination(output);
+    if (destination.kind === 'database') {
+      const { exportToDatabase } = await import('./database-export.js');
+      const records = await exportToDatabase(runtime, pages, kind, destination, extra);
+      return { records, stoppedEarly: false };
+    }
+  }
   const format = await chooseFormat(runtime, output);
   const { exportRecords } = await import('../../output/index.js');
   const result = await exportRecords(pages, {

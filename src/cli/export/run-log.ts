@@ -8,7 +8,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
 import { fileProblem } from '../../output/file-errors.js';
-import { isS3Url } from '../../output/s3/url.js';
+import { describeDestination, storeOf } from '../../output/destinations/registry.js';
 import { dirname } from 'node:path';
 import type { CommandInput } from '../command-spec.js';
 import { describeFailure, EXIT } from '../exit-codes.js';
@@ -83,7 +83,7 @@ export function withRunLog(
   return async (input, runtime) => {
     const file = input.options['logFile'];
     if (typeof file !== 'string' || file === '') return handler(input, runtime);
-    if (isS3Url(file)) {
+    if (!storeOf(file).appendable) {
       throw new UsageError(
         `--log-file cannot be in a store (${file}): each run adds a line at the end of the log, and an object in a store can only be replaced whole`,
         { hint: 'write the log to a local file, e.g. --log-file news.log' },
@@ -107,7 +107,11 @@ export function withRunLog(
         end: runtime.io.now().toISOString(),
         argv: argvOf(command, input, key, {
           '-f': runtime.settings.format,
-          '-o': runtime.settings.output,
+          // A database URL without its password.
+          '-o':
+            runtime.settings.output === undefined
+              ? undefined
+              : describeDestination(runtime.settings.output),
           '--fields': runtime.settings.fields?.join(','),
         }),
         records: stats.records,

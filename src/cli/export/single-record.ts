@@ -3,6 +3,7 @@ import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { exportPages } from './export-pages.js';
 import { chooseFormat } from './export-pages.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { DatabaseExportOptions } from './database-export.js';
 import { thousands } from '../../output/text.js';
 
 /** Exports an in-memory list (a response that is one array) in the chosen format. */
@@ -11,7 +12,7 @@ export async function exportList(
   records: readonly ApiRecord[],
   kind: RecordKind,
   title: string,
-  extra: Pick<ExportOptions, 'emptyColumns'> = {},
+  extra: Pick<ExportOptions, 'emptyColumns'> & Pick<DatabaseExportOptions, 'tableKind'> = {},
 ): Promise<void> {
   async function* once(): AsyncGenerator<readonly ApiRecord[]> {
     yield records;
@@ -28,6 +29,7 @@ export async function writeSingle(
   record: ApiRecord,
   title: string,
   order: readonly string[] = [],
+  tableKind?: RecordKind | 'count',
 ): Promise<void> {
   const { fields } = runtime.settings;
   const take = runtime.recordsTo;
@@ -62,7 +64,13 @@ export async function writeSingle(
     });
     return runtime.write(`${lines.join('\n')}\n`);
   }
-  return exportList(runtime, [record], 'generic', title);
+  return exportList(
+    runtime,
+    [record],
+    'generic',
+    title,
+    tableKind === undefined ? {} : { tableKind },
+  );
 }
 
 /** `--fields` applied to one object, with the same names and checks as a list export. */

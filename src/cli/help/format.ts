@@ -15,7 +15,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import type { CommandGroup } from '../command-spec.js';
-import { isGlobalOption } from '../settings/global-options.js';
+import { DATABASE_ONLY, isGlobalOption } from '../settings/global-options.js';
 import { type HelpBlock, type HelpModel, type Row, layoutHelp } from './layout.js';
 
 export interface HelpContext {
@@ -72,7 +72,11 @@ function rootModel(program: Command, helper: Help, context: HelpContext): HelpMo
     },
     {
       title: 'Global options (each command takes those it uses: news COMMAND --help):',
-      terms: helper.visibleOptions(program).map((o) => o.flags),
+      // The database-only ones are in the help of each command that writes records.
+      terms: helper
+        .visibleOptions(program)
+        .filter((o) => !DATABASE_ONLY.has(o.long ?? ''))
+        .map((o) => o.flags),
     },
     { title: 'Examples:', examples: context.examplesOf(program) },
     { text: 'More: news help COMMAND; news help commands|exit-codes|environment|formats|query' },

@@ -58,6 +58,10 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings, in any case (https_proxy …)'],
   ['COLUMNS', 'the width of tables and help when stdout is not a terminal'],
   [
+    'PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE',
+    "libpq's, for what a postgres:// -o leaves out (and ~/.pgpass for the password)",
+  ],
+  [
     'AWS_PROFILE, AWS_REGION',
     's3:// paths: read by the AWS SDK, with AWS_ACCESS_KEY_ID …, its files, SSO, roles',
   ],

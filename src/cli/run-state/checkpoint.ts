@@ -18,7 +18,8 @@ import { createInterface } from 'node:readline';
 import { UsageError } from '../../api/errors.js';
 import { fileError } from '../../output/file-errors.js';
 import type { ApiRecord } from '../../output/types.js';
-import { isS3Url, joinPath, readText, removeFile, removeTree, writeText } from './storage.js';
+import { storeOf } from '../../output/destinations/registry.js';
+import { joinPath, readText, removeFile, removeTree, writeText } from './storage.js';
 
 export const CHECKPOINT_VERSION = 1;
 /** Records per page handed to the writer when encoding the spool. */
@@ -42,10 +43,15 @@ export interface Checkpoint {
   readonly pinned_end?: string;
 }
 
+/** A store that cannot append keeps the spool as one object per page. */
+function wholeObjects(output: string): boolean {
+  return !storeOf(output).appendable;
+}
+
 export function checkpointPaths(output: string): { checkpoint: string; spool: string } {
   return {
     checkpoint: `${output}.checkpoint.json`,
-    spool: isS3Url(output) ? `${output}.partial/` : `${output}.partial.jsonl`,
+    spool: wholeObjects(output) ? `${output}.partial/` : `${output}.partial.jsonl`,
   };
 }
 
@@ -55,7 +61,7 @@ export async function loadCheckpoint(path: string): Promise<Checkpoint | undefin
     text = await readText(path);
   } catch (error) {
     // A store that cannot be read is reported; a local file that cannot be is no checkpoint.
-    if (isS3Url(path)) throw error;
+    if (storeOf(path).remote) throw error;
     return undefined;
   }
   try {
@@ -69,7 +75,7 @@ export async function loadCheckpoint(path: string): Promise<Checkpoint | undefin
 export async function removeCheckpoint(output: string): Promise<void> {
   const { checkpoint, spool } = checkpointPaths(output);
   await removeFile(checkpoint);
-  if (isS3Url(output)) await removeTree(spool);
+  if (wholeObjects(output)) await removeTree(spool);
   else await unlink(spool).catch(() => undefined);
 }
 
@@ -156,7 +162,7 @@ export class Spool {
   static async create(output: string, fingerprint: string, now: Date): Promise<Spool> {
     await removeCheckpoint(output);
     const { spool } = checkpointPaths(output);
-    const store = isS3Url(output) ? new ObjectSpool(spool) : await FileSpool.open(spool, true);
+    const store = wholeObjects(output) ? new ObjectSpool(spool) : await FileSpool.open(spool, true);
     const state: Checkpoint = {
       version: CHECKPOINT_VERSION,
       fingerprint,
@@ -166,7 +172,7 @@ export class Spool {
       pages: 0,
       records: 0,
       bytes: 0,
-      ...(isS3Url(output) ? { chunks: 0 } : {}),
+      ...(wholeObjects(output) ? { chunks: 0 } : {}),
       updated_at: now.toISOString(),
     };
     const created = new Spool(output, store, state, new Set());
@@ -189,7 +195,7 @@ export class Spool {
       });
     }
     let store: SpoolStore;
-    if (isS3Url(output)) store = new ObjectSpool(spool);
+    if (wholeObjects(output)) store = new ObjectSpool(spool);
     else {
       try {
         await truncate(spool, state.bytes);

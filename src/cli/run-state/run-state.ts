@@ -31,6 +31,22 @@ export interface RunState {
   readonly updated_at: string;
   /** A run's files on their way into the output (commit.ts); absent between runs. */
   readonly pending?: PendingCommit;
+  /** A database run in progress: how far its committed batches reach (database-run.ts). */
+  readonly progress?: RunProgress;
+}
+
+/**
+ * Where a run into a database stood at its last committed batch: pages are
+ * in id order, newest first, pinned to `newest`; every article from
+ * `newest` down to `lowest` is in the table, the rest from `next_page` on.
+ */
+export interface RunProgress {
+  readonly newest: number;
+  readonly lowest: number;
+  readonly window: number;
+  readonly next_page: number;
+  readonly per_page: number | null;
+  readonly records: number;
 }
 
 /**
@@ -97,6 +113,11 @@ export async function loadRunState(file: string): Promise<RunState | undefined> 
     throw unusableState(file, error);
   }
   if (text === undefined) return undefined;
+  return parseRunState(text, file);
+}
+
+/** A state's text (a file's, a database row's); `where` names it in the error when it is no state. */
+export function parseRunState(text: string, where: string): RunState {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -104,8 +125,8 @@ export async function loadRunState(file: string): Promise<RunState | undefined> 
     parsed = undefined;
   }
   if (!isRunState(parsed)) {
-    throw new NewsError(`${file} is not a state file of this tool (version ${STATE_VERSION})`, {
-      hint: 'point --state at another file, or remove it to start afresh',
+    throw new NewsError(`${where} is not a state of this tool (version ${STATE_VERSION})`, {
+      hint: 'point --state at another one, or remove it to start afresh',
     });
   }
   return parsed;

@@ -1,41 +1,15 @@
 /**
- * One run at a time per state file: an overrunning cron job must not
- * interleave with the next one. The lock is `STATE.lock`, created with O_EXCL
- * and holding the owner's pid, host and start time. A lock whose process is
- * gone (kill -9, a reboot) is stale and taken over; the takeover renames it
- * first, so of two runs finding the same stale lock only one removes it.
- * A state in a store (`s3://…`) has its lock there too (s3-lock.ts).
+ * One run at a time per state: an overrunning cron job must not interleave
+ * with the next one. The lock is the state's store's own (a local O_EXCL file,
+ * a lease in an object store: output/destinations/); this file keeps the
+ * locks this process holds, so every write of a state can check its lock.
  */
-import { hostname } from 'node:os';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { UsageError } from '../../api/errors.js';
-import { fileProblem } from '../../output/file-errors.js';
-import { checkStateUrl, isS3Url } from '../../output/s3/url.js';
-import {
-  type LockInfo,
-  LockHeldError,
-  type StateLock,
-  alive,
-  lockHeld,
-  lockInfoOf,
-  lockPathFor,
-  parseLock,
-} from './lock-info.js';
+import { storeOf } from '../../output/destinations/registry.js';
+import type { StateLock } from '../../output/destinations/lock-info.js';
 
-export { LockHeldError } from './lock-info.js';
-export type { LockInfo, StateLock } from './lock-info.js';
-
-async function readLock(path: string): Promise<LockInfo | undefined> {
-  return parseLock(await readFile(path, 'utf8').catch(() => ''));
-}
-
-/** A lock is stale when its owner on this host is gone, or it cannot be read at all (a torn write). */
-function isStale(info: LockInfo | undefined): boolean {
-  if (info === undefined) return true;
-  if (info.host !== hostname()) return false;
-  return !alive(info.pid);
-}
+export { LockHeldError } from '../../output/destinations/lock-info.js';
+export type { LockInfo, StateLock } from '../../output/destinations/lock-info.js';
+export { unusableState } from '../../output/destinations/file/lock.js';
 
 /** The locks this process holds, by state file: every write of a state checks its lock first. */
 const held = new Map<string, StateLock>();
@@ -49,9 +23,7 @@ export async function acquireLock(
   now: Date,
   notice?: (message: string) => void,
 ): Promise<StateLock> {
-  const lock = isS3Url(stateFile)
-    ? await (await import('./s3-lock.js')).acquireStoreLock(checkStateUrl(stateFile), now, notice)
-    : await acquireFileLock(stateFile, now);
+  const lock = await storeOf(stateFile).lock(stateFile, now, notice);
   const mine: StateLock = {
     path: lock.path,
     verify: () => lock.verify(),
@@ -72,54 +44,4 @@ export async function acquireLock(
  */
 export async function verifyLockOn(stateFile: string): Promise<void> {
   await held.get(stateFile)?.verify();
-}
-
-async function acquireFileLock(stateFile: string, now: Date): Promise<StateLock> {
-  const path = lockPathFor(stateFile);
-  const mine = lockInfoOf(now);
-  // A cron line may name a directory that does not exist yet, as -o may.
-  await mkdir(dirname(path), { recursive: true }).catch(() => undefined);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(path, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(mine)}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      let released = false;
-      return {
-        path,
-        verify: async () => undefined,
-        async release() {
-          if (released) return;
-          released = true;
-          await unlink(path).catch(() => undefined);
-        },
-      };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw unusableState(stateFile, error);
-    }
-    const info = await readLock(path);
-    if (!isStale(info)) throw lockHeld(stateFile, info!, `if no such run exists, remove ${path}`);
-    const aside = `${path}.stale.${process.pid}`;
-    try {
-      await rename(path, aside);
-      await unlink(aside).catch(() => undefined);
-    } catch (error) {
-      // Someone else took it over first: try again to create ours.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new LockHeldError(`could not take the lock ${path}: other runs keep taking it`);
-}
-
-/** A state path that cannot be used (a directory, no permission): the user's to fix, exit 2. */
-export function unusableState(stateFile: string, error: unknown): UsageError {
-  const { reason, hint } = fileProblem('open', stateFile, error);
-  return new UsageError(`cannot use --state ${stateFile}: ${reason}`, {
-    hint: hint ?? 'point --state at a file in a directory you can write',
-  });
 }

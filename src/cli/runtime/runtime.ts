@@ -221,6 +221,17 @@ export class Runtime {
     if (d.body !== undefined) lines.push('', JSON.stringify(d.body, null, 2));
     lines.push('', d.curl, '');
     await this.write(lines.join('\n'));
+    const output = this.settings.output;
+    if (output !== undefined && output !== '-') {
+      const { resolveDestination } = await import('../../output/destinations/registry.js');
+      const destination = resolveDestination(output);
+      // Where the rows would go, never the database's password.
+      if (destination.kind === 'database') {
+        const table = this.settings.table === undefined ? '' : `, table ${this.settings.table}`;
+        const write = this.settings.write ?? 'merge';
+        this.report.notice(`would write to ${destination.url.redacted}${table} (--write ${write})`);
+      }
+    }
     const source = this.settings.apiKeySource;
     if (!this.settings.mock && source !== undefined && source !== 'environment') {
       const from =

@@ -30,6 +30,8 @@ export const GLOBAL_NAMES = [
   'profile',
   'format',
   'output',
+  'table',
+  'write',
   'fields',
   'sanitize',
   'dry-run',
@@ -41,6 +43,12 @@ export const GLOBAL_NAMES = [
   'verbose',
 ] as const;
 export type GlobalName = (typeof GLOBAL_NAMES)[number];
+
+/** The options that mean something with a database -o only: `news --help` leaves them to the commands' help. */
+export const DATABASE_ONLY: ReadonlySet<string> = new Set(['--table', '--write']);
+
+/** How a database -o writes (--write): merge by id, append rows, or replace the table at the end. */
+export const WRITE_MODES = ['merge', 'append', 'replace'] as const;
 
 export interface GlobalOptionDef {
   readonly name: GlobalName;
@@ -89,8 +97,21 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
   {
     name: 'output',
     flags: '-o, --output <file>',
-    description: 'write to FILE atomically (format from the extension); - for stdout',
+    description:
+      'write to FILE atomically (format from the extension), s3://BUCKET/KEY, postgres://USER@HOST/DB or duckdb:PATH; - for stdout',
     source: { hint: 'file' },
+  },
+  {
+    name: 'table',
+    flags: '--table <name>',
+    description:
+      'with a database -o: the table (default: articles, people, …; schema.table on PostgreSQL)',
+  },
+  {
+    name: 'write',
+    flags: '--write <mode>',
+    description: `with a database -o: ${WRITE_MODES.join('|')} (default merge: by id, the latest wins)`,
+    source: { choices: WRITE_MODES.map((m) => [m, '']) },
   },
   {
     name: 'fields',
@@ -163,7 +184,14 @@ export const REQUEST: readonly GlobalName[] = [
 ];
 
 /** What a command that writes records takes. */
-export const OUTPUT: readonly GlobalName[] = ['format', 'output', 'fields', 'sanitize'];
+export const OUTPUT: readonly GlobalName[] = [
+  'format',
+  'output',
+  'table',
+  'write',
+  'fields',
+  'sanitize',
+];
 
 /** The formats of one record: not rss, a feed of articles. */
 export const RECORD_FORMATS: readonly FormatName[] = FORMAT_NAMES.filter((f) => f !== 'rss');

@@ -12,6 +12,7 @@ import {
   loadConfig,
 } from './config-file.js';
 import { configPath } from '../user-dirs.js';
+import { type WriteMode, databaseOutput } from './database-output.js';
 import { parseMaxResponseMb, parseTimeoutSeconds } from './limits.js';
 import {
   type AUTH_METHODS,
@@ -36,6 +37,8 @@ export interface GlobalFlags {
   mock?: boolean;
   format?: string;
   output?: string;
+  table?: string;
+  write?: string;
   fields?: string;
   dryRun?: boolean;
   quiet?: boolean;
@@ -58,6 +61,9 @@ export interface Settings {
   readonly mock: boolean;
   readonly format: FormatName | undefined;
   readonly output: string | undefined;
+  /** --table and --write, with a database -o (database-output.ts). */
+  readonly table: string | undefined;
+  readonly write: WriteMode | undefined;
   readonly fields: readonly string[] | undefined;
   readonly dryRun: boolean;
   readonly quiet: boolean;
@@ -145,10 +151,12 @@ export async function resolveSettings(
   checked('format', flags.format);
   // -f, then the -o file's extension, then the profile: a profile's `format json`
   // must not write JSON into `-o out.csv`.
+  // A database -o is written as tables: no format applies, a profile's neither.
+  const database = databaseOutput(flags);
   const outputNamesFormat =
     flags.output !== undefined &&
     flags.output !== '-' &&
-    formatFromPath(flags.output) !== undefined;
+    (database || formatFromPath(flags.output) !== undefined);
   const format = takes('format')
     ? pick(flags.format, outputNamesFormat ? undefined : profile?.format)
     : undefined;
@@ -199,6 +207,8 @@ export async function resolveSettings(
     mock,
     format: format as FormatName | undefined,
     output: flags.output,
+    table: flags.table,
+    write: flags.write as WriteMode | undefined,
     fields,
     dryRun: flags.dryRun === true,
     quiet: flags.quiet === true,

@@ -188,8 +188,9 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
   const { checkLiveExport, isLiveOutput, openLiveExport } = await import('../../output/index.js');
   const finite = options.maxEvents !== undefined || options.durationMs !== undefined;
   if (!finite && !isLiveOutput(format, runtime.settings.output)) {
-    const { isS3Url } = await import('../../output/s3/url.js');
-    if (isS3Url(runtime.settings.output)) {
+    const { resolveDestination } = await import('../../output/destinations/registry.js');
+    const destination = resolveDestination(runtime.settings.output);
+    if (destination.kind === 'store' && !destination.store.appendable) {
       throw new UsageError(
         `${runtime.settings.output} is an object, uploaded whole at the end: an endless stream needs --max-events N or --duration D`,
         { hint: 'or stream into a local file as records arrive' },
@@ -210,11 +211,19 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
   );
   // With --state, a restarted stream continues the same file.
   const liveOptions = { ...exportOptions, append: options.stateFile !== undefined };
+  // A database is opened (and its state locked) before connecting: its refusals come first.
+  const database = await (await import('./database-stream.js')).openStreamDatabase(
+    runtime,
+    spec,
+    options.stateFile,
+    options.stateReset,
+  );
   // Checked now, before any timer or socket; opened once the server accepted the connection.
-  await checkLiveExport(liveOptions);
+  if (database === undefined) await checkLiveExport(liveOptions);
 
   const state =
-    options.stateFile === undefined
+    database?.state ??
+    (options.stateFile === undefined
       ? undefined
       : await (await import('../run-state/stream-state.js')).openStreamState(
           options.stateFile,
@@ -222,7 +231,7 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
           options.stateReset,
           () => runtime.io.now(),
           (m) => runtime.report.notice(m),
-        );
+        ));
   const startAfter = state?.lastEventId ?? options.lastEventId;
   // Opened once the server accepted the connection; awaited before the first write.
   let opening: Promise<LiveExport> | undefined;
@@ -282,7 +291,8 @@ export async function runStream(input: CommandInput, runtime: Runtime): Promise<
         runtime.report.debug(`stream open${sessionId ? `: session ${sessionId}` : ''}`);
         // Only now: a refused key or an unreachable server leaves the file as it was.
         if (opening === undefined) {
-          opening = openLiveExport(liveOptions);
+          opening =
+            database === undefined ? openLiveExport(liveOptions) : Promise.resolve(database.output);
           // Its failure is reported where it is awaited.
           opening.catch(() => undefined);
         }

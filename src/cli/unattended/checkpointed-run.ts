@@ -14,7 +14,7 @@ import {
   UsageError,
 } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
-import { isS3Url } from '../../output/s3/url.js';
+import { storeOf } from '../../output/destinations/registry.js';
 import type { FormatName } from '../../output/types.js';
 import { networkHint } from '../exit-codes.js';
 import { exportPages } from '../export/export-pages.js';
@@ -201,8 +201,11 @@ function withCheckpointHint(
 
 /** A regular file (or none yet): a checkpoint can sit beside it. Pipes and devices are written straight. */
 export async function atomicTarget(output: string): Promise<boolean> {
-  if (isS3Url(output)) return true;
-  const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
   // A path that cannot be written is reported by the export itself, with its own message.
-  return (await resolveOutputTarget(output).catch(() => undefined))?.kind !== 'direct';
+  return storeOf(output)
+    .stagingTarget(output)
+    .then(
+      (target) => target !== undefined,
+      () => true,
+    );
 }

@@ -27,7 +27,7 @@ import { NewsError } from '../../api/errors.js';
 import type { RequestSpec } from '../../api/types.js';
 import type { Reporter } from '../runtime/io.js';
 import { counted } from '../runtime/reporter.js';
-import { alive, isThisProcess, lockHeld } from '../run-state/lock-info.js';
+import { alive, isThisProcess, lockHeld } from '../../output/destinations/lock-info.js';
 import { runPartName } from './partition.js';
 import {
   type PendingCommit,

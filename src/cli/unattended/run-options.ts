@@ -3,7 +3,7 @@
  * search-like command's `options`. Parsed into `CronOptions` by `cronFrom`.
  */
 import { UsageError } from '../../api/errors.js';
-import { checkStateUrl, isS3Url } from '../../output/s3/url.js';
+import { storeOf } from '../../output/destinations/registry.js';
 import type { OptionSpec } from '../command-spec.js';
 
 export const PARTITION_KEYS = ['day', 'month', 'language.code', 'source.country.code'] as const;
@@ -87,7 +87,7 @@ export function cronFrom(options: Readonly<Record<string, unknown>>): CronOption
   }
   const split = text('splitWindow');
   const state = text('state');
-  if (isS3Url(state)) checkStateUrl(state!);
+  if (state !== undefined) storeOf(state).checkStateName(state);
   return {
     state,
     stateReset: options['stateReset'] === true,

@@ -6,7 +6,6 @@
  * written after it.
  */
 import type { RequestSpec } from '../../api/types.js';
-import { resolveOutputTarget } from '../../output/atomic-file-sink.js';
 import type { ApiRecord } from '../../output/types.js';
 import { chooseFormat, exportOptionsFor, exportPages } from '../export/export-pages.js';
 import { type ProgressLine, counted } from '../runtime/reporter.js';
@@ -16,8 +15,8 @@ import { exportPartitioned } from './partitioned-export.js';
 import { type RunState, commitRunState } from '../run-state/run-state.js';
 import { hasTemplate } from './output-template.js';
 import { PARTITION_COLUMN } from './partition.js';
-import { parseS3Url } from '../../output/s3/url.js';
-import { dirOf, fileExists, isS3Url, joinPath, nameOf } from '../run-state/storage.js';
+import { storeOf } from '../../output/destinations/registry.js';
+import { fileExists, joinPath } from '../run-state/storage.js';
 
 export interface OutputStep {
   readonly pages: AsyncGenerator<ApiRecord[]>;
@@ -37,11 +36,7 @@ async function singleTarget(
   state: string | undefined,
 ): Promise<{ root: string; name: string } | undefined> {
   if (output === undefined || output === '-' || state === undefined) return undefined;
-  if (isS3Url(output)) return { root: dirOf(output), name: nameOf(output) };
-  const target = await resolveOutputTarget(output);
-  // A pipe or a device is written in place: there is nothing to publish.
-  if (target.kind === 'direct') return undefined;
-  return { root: dirOf(target.path), name: nameOf(target.path) };
+  return storeOf(output).stagingTarget(output);
 }
 
 export async function exportAndCommit(req: CronListRequest, step: OutputStep): Promise<number> {
@@ -58,7 +53,7 @@ export async function exportAndCommit(req: CronListRequest, step: OutputStep): P
   }
 
   const root = single?.root ?? output!;
-  if (partitioned && isS3Url(root) && parseS3Url(root).key === '') {
+  if (partitioned && storeOf(root).isRoot(root)) {
     const column = PARTITION_COLUMN[cron.partitionBy!];
     runtime.report.notice(
       `${root} is the root of the bucket: the data set's folders (${column}=…/) and its ${STAGING}/ go beside whatever else the bucket holds; -o ${joinPath(root, 'news')}/ keeps it under a prefix of its own`,

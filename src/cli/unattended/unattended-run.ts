@@ -18,7 +18,8 @@ import { runIncremental } from './incremental-run.js';
 import { expandTemplate } from './output-template.js';
 import { Tally, checkEstimate } from './paged-budget.js';
 import { runStats } from '../export/run-log.js';
-import { isS3Url } from '../../output/s3/url.js';
+import { resolveDestination, storeOf } from '../../output/destinations/registry.js';
+import { checkDatabaseCombinations, runIntoDatabaseTable } from './database-entry.js';
 import { settlePending } from './commit.js';
 import {
   type RunState,
@@ -91,30 +92,29 @@ export async function runCronList(req: CronListRequest): Promise<number> {
   checkCombinations(req, body);
   const stats = runStats(runtime);
   const raw = runtime.settings.output;
+  const destination = resolveDestination(raw);
+  if (destination.kind === 'database') {
+    stats.output = destination.url.redacted;
+    checkDatabaseCombinations(req, destination);
+    // With --state, the rows and the state go into the database together.
+    if (cron.state !== undefined) return runIntoDatabaseTable(req, body, destination, now);
+  }
   const output =
-    raw === undefined || raw === '-'
+    raw === undefined || raw === '-' || destination.kind === 'database'
       ? raw
       : expandTemplate(raw, {
           now,
           from: body['published_at.start'],
           to: body['published_at.end'],
         });
-  stats.output = output === '-' ? undefined : output;
-  if (
-    cron.partitionBy === undefined &&
-    output !== undefined &&
-    output !== '-' &&
-    !isS3Url(output)
-  ) {
-    // A bad -o (a directory, a name with no format) fails before the lock, the state and the mock.
-    const { resolveOutputTarget } = await import('../../output/atomic-file-sink.js');
-    const { chooseFormat } = await import('../export/export-pages.js');
-    await resolveOutputTarget(output);
-    await chooseFormat(runtime, output);
-  }
-  if (isS3Url(output)) {
-    // A missing bucket or an unreachable store is found before a point is spent.
-    await (await import('../../output/s3/objects.js')).checkBucket(output!);
+  if (destination.kind !== 'database') stats.output = output === '-' ? undefined : output;
+  if (output !== undefined && output !== '-' && destination.kind === 'store') {
+    // A bad -o (a directory, a missing bucket, a name with no format) fails
+    // before the lock, the state and the first point spent.
+    const partitioned = cron.partitionBy !== undefined;
+    await storeOf(output).checkOutput(output, partitioned);
+    if (!partitioned)
+      await (await import('../export/export-pages.js')).chooseFormat(runtime, output);
   }
 
   // Locked before the state is read: two runs must never start from the same watermark.
@@ -184,6 +184,7 @@ async function runLocked(
     if (
       paging.all &&
       toFile &&
+      resolveDestination(output).kind === 'store' &&
       cron.state === undefined &&
       cron.partitionBy === undefined &&
       requests.length === 1 &&

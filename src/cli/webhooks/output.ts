@@ -38,6 +38,9 @@ export async function streamingFormat(runtime: Runtime): Promise<FormatName> {
   const { format, output } = runtime.settings;
   let chosen: FormatName | undefined = format;
   if (chosen === undefined && output !== undefined && output !== '-') {
+    const { resolveDestination } = await import('../../output/destinations/registry.js');
+    // A database takes records, in no format.
+    if (resolveDestination(output).kind === 'database') return 'jsonl';
     const { formatFromPath } = await import('../../output/index.js');
     chosen = formatFromPath(output);
     if (chosen === undefined) {
@@ -56,6 +59,9 @@ export async function openRecordStream(
   format: FormatName,
 ): Promise<RecordStream> {
   const { settings, io } = runtime;
+  const { databaseRecordStream } = await import('./database-output.js');
+  const database = await databaseRecordStream(runtime, format);
+  if (database !== undefined) return database;
   const { createWriter, resolveColumns } = await import('../../output/export.js');
   const { columns, projected } = resolveColumns('article', [], settings.fields);
   const toFile = settings.output !== undefined && settings.output !== '-';

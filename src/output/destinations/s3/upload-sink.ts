@@ -11,8 +11,8 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Upload } from '@aws-sdk/lib-storage';
-import { isGzipPath } from '../formats.js';
-import { StreamSink } from '../sink.js';
+import { isGzipPath } from '../../formats.js';
+import { StreamSink } from '../../sink.js';
 import { s3 } from './client.js';
 import { storeError } from './errors.js';
 import { parseObjectUrl } from './url.js';

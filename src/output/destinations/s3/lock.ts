@@ -1,7 +1,7 @@
 /**
  * The lock of a state kept in a store (`--state s3://…`), for cron jobs on
  * several machines (docs/CRON.md, "The lock in a store"). It is a lease
- * (s3-lease.ts). How it is taken depends on the store, probed once per
+ * (lease.ts). How it is taken depends on the store, probed once per
  * process and store with one conditional PUT (objects.ts):
  *
  * - a store that honours conditional writes (S3, MinIO, R2): `STATE.lock` is
@@ -10,15 +10,15 @@
  *   with `If-Match` its own ETag, and a stale lock is taken over with
  *   `If-Match` the ETag read, so of two runs finding it only one gets it;
  * - a store that ignores them (s3rver, older MinIO, some gateways answer 200
- *   to a conditional PUT on an existing key): s3-token-lock.ts.
+ *   to a conditional PUT on an existing key): token-lock.ts.
  *
  * A holder whose lock is no longer its own fails verify(). Every write of the
  * state verifies first (run-state.ts), as does the removal of staged files
  * another run left (commit.ts), so the run stops before either.
  */
-import { endpointFromEnv } from '../../output/s3/client.js';
-import { getText, honoursConditionalWrites, putText, remove } from '../../output/s3/objects.js';
-import { parseS3Url } from '../../output/s3/url.js';
+import { endpointFromEnv } from './client.js';
+import { getText, honoursConditionalWrites, putText, remove } from './objects.js';
+import { parseS3Url } from './url.js';
 import {
   type LockInfo,
   LockHeldError,
@@ -27,11 +27,11 @@ import {
   lockInfoOf,
   lockPathFor,
   parseLock,
-} from './lock-info.js';
-import { LEASE_MS, heldHint, holding, isStaleLease, lostLock } from './s3-lease.js';
-import { SETTLE_MS, acquireByToken } from './s3-token-lock.js';
+} from '../lock-info.js';
+import { LEASE_MS, heldHint, holding, isStaleLease, lostLock } from './lease.js';
+import { SETTLE_MS, acquireByToken } from './token-lock.js';
 
-export { LEASE_MS, RENEW_MS, isStaleLease } from './s3-lease.js';
+export { LEASE_MS, RENEW_MS, isStaleLease } from './lease.js';
 
 /** The stores probed in this process (endpoint and bucket): whether each honours conditional writes. */
 const probed = new Map<string, Promise<boolean>>();

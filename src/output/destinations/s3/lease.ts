@@ -1,13 +1,13 @@
 /**
- * What both ways of holding a lock in a store share (s3-lock.ts): the lease
+ * What both ways of holding a lock in a store share (lock.ts): the lease
  * (a lock not rewritten for LEASE_MS belongs to a run that died; on this
  * host, one whose process is gone is taken over at once, as on disk), the
  * renewal timer, and the error of a holder whose lock is no longer its own.
  */
 import { hostname } from 'node:os';
-import { NewsError } from '../../api/errors.js';
-import type { StoredText } from '../../output/s3/objects.js';
-import { type LockInfo, type StateLock, alive, describeHolder, parseLock } from './lock-info.js';
+import { NewsError } from '../../../api/errors.js';
+import type { StoredText } from './objects.js';
+import { type LockInfo, type StateLock, alive, describeHolder, parseLock } from '../lock-info.js';
 
 /** A lock not rewritten for this long is a dead run's. */
 export const LEASE_MS = 5 * 60_000;

@@ -1,12 +1,12 @@
 /**
- * What the local lock (state-lock.ts) and the store's (s3-lock.ts) share:
+ * What the local lock (file/lock.ts) and the store's (s3/lock.ts) share:
  * who holds it, the one "another run holds …" error, and whether a pid on
  * this host still runs.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { NewsError } from '../../api/errors.js';
-import { processGone } from '../../output/atomic-file-sink.js';
+import { processGone } from '../atomic-file-sink.js';
 
 export interface LockInfo {
   readonly pid: number;

@@ -21,10 +21,10 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { StreamSink } from '../sink.js';
-import { NewsError } from '../../api/errors.js';
-import { processGone } from '../atomic-file-sink.js';
-import { fileProblem } from '../file-errors.js';
+import { StreamSink } from '../../sink.js';
+import { NewsError } from '../../../api/errors.js';
+import { processGone } from '../../atomic-file-sink.js';
+import { fileProblem } from '../../file-errors.js';
 import { type UploadOptions, gzipped, uploadObject } from './upload-sink.js';
 import { parseObjectUrl } from './url.js';
 

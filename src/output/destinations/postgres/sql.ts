@@ -1,0 +1,144 @@
+/**
+ * The SQL a PostgreSQL session runs. A batch's records arrive by COPY in a
+ * temporary staging table shaped like the table (dropped at commit), and
+ * one INSERT … ON CONFLICT (id) DO UPDATE moves them; each child table
+ * loses the merged records' old rows in one DELETE and gets the new ones
+ * by COPY (a batch holds each id once: the session keeps its last
+ * version). No row-by-row statements.
+ */
+import type { FieldDef, SqlType } from '../database/fields.js';
+import { bareName, ident, qualified } from '../database/names.js';
+import type { Dialect, ExistingColumn, TableSpec } from '../database/schema.js';
+
+const TYPE_NAMES: Record<SqlType, string> = {
+  text: 'text',
+  bigint: 'bigint',
+  double: 'double precision',
+  boolean: 'boolean',
+  timestamptz: 'timestamp with time zone',
+  json: 'jsonb',
+};
+
+export const postgresDialect: Dialect = {
+  typeName: (type) => TYPE_NAMES[type],
+  typeOf(raw) {
+    switch (raw) {
+      case 'text':
+      case 'character varying':
+      case 'character':
+        return 'text';
+      case 'bigint':
+        return 'bigint';
+      case 'double precision':
+      case 'numeric':
+        return 'double';
+      case 'boolean':
+        return 'boolean';
+      case 'timestamp with time zone':
+        return 'timestamptz';
+      case 'jsonb':
+      case 'json':
+        return 'json';
+      default:
+        return 'other';
+    }
+  },
+};
+
+/** The staging table of the batch's records, for this transaction. */
+export const STAGE = 'news_stage';
+
+/**
+ * Staged values stay uncompressed (STORAGE EXTERNAL): they are read once,
+ * into the table, which compresses them; compressing them here too would
+ * be work thrown away.
+ */
+export function createStage(columns: readonly FieldDef[]): string[] {
+  const body = columns.map((c) => `${ident(c.name)} ${TYPE_NAMES[c.type]}`).join(', ');
+  const wide = columns.filter((c) => c.type === 'text' || c.type === 'json');
+  const sql = [`CREATE TEMP TABLE ${STAGE} (${body}) ON COMMIT DROP`];
+  if (wide.length > 0) {
+    const storage = wide.map((c) => `ALTER COLUMN ${ident(c.name)} SET STORAGE EXTERNAL`);
+    sql.push(`ALTER TABLE pg_temp.${STAGE} ${storage.join(', ')}`);
+  }
+  return sql;
+}
+
+/** COPY into `table` (the stage's pg_temp name or a child table's qualified one). */
+export function copyInto(table: string, columns: readonly FieldDef[]): string {
+  return `COPY ${table} (${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
+}
+
+export const STAGE_TABLE = `pg_temp.${STAGE}`;
+
+export const COLUMNS_QUERY = `SELECT column_name, data_type FROM information_schema.columns
+  WHERE table_schema = COALESCE($1, current_schema()) AND table_name = $2`;
+
+export function existingColumns(rows: { column_name: string; data_type: string }[]) {
+  if (rows.length === 0) return undefined;
+  const map = new Map<string, ExistingColumn>();
+  for (const row of rows) {
+    map.set(row.column_name, { raw: row.data_type, type: postgresDialect.typeOf(row.data_type) });
+  }
+  return map;
+}
+
+export function createTable(
+  table: TableSpec,
+  name: string,
+  columns: readonly FieldDef[],
+): string[] {
+  const body = columns.map((c) => `${ident(c.name)} ${TYPE_NAMES[c.type]}`);
+  if (table.keyed) body.push(`PRIMARY KEY (${ident('id')})`);
+  const sql = [`CREATE TABLE IF NOT EXISTS ${qualified(name)} (${body.join(', ')})`];
+  const parent = table.declared[0];
+  if (table.list !== undefined && parent !== undefined) {
+    // Merging deletes a record's child rows by parent id: without an index each batch reads the whole table.
+    sql.push(
+      `CREATE INDEX IF NOT EXISTS ${ident(`${bareName(name)}_parent`)} ON ${qualified(name)} (${ident(parent.name)})`,
+    );
+  }
+  return sql;
+}
+
+export function addColumn(name: string, column: FieldDef): string {
+  return `ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${TYPE_NAMES[column.type]}`;
+}
+
+export function insertMain(name: string, columns: readonly FieldDef[], merge: boolean): string {
+  const list = columns.map((c) => ident(c.name)).join(', ');
+  const sql = `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM ${STAGE_TABLE}`;
+  if (!merge) return sql;
+  const updates = columns
+    .filter((c) => c.name !== 'id')
+    .map((c) => `${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
+  return updates.length > 0
+    ? `${sql} ON CONFLICT (${ident('id')}) DO UPDATE SET ${updates.join(', ')}`
+    : `${sql} ON CONFLICT (${ident('id')}) DO NOTHING`;
+}
+
+/** Before a merge writes a record's child rows, its earlier ones go. */
+export function deleteChildren(name: string, parentColumn: string): string {
+  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT ${ident('id')} FROM ${STAGE_TABLE})`;
+}
+
+export function stateTable(schema: string | undefined): string {
+  return schema === undefined ? ident('news_state') : `${ident(schema)}.${ident('news_state')}`;
+}
+
+export function createState(table: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${table} (name text PRIMARY KEY, value jsonb NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now())`;
+}
+
+export function upsertState(table: string): string {
+  return `INSERT INTO ${table} (name, value, updated_at) VALUES ($1, $2::jsonb, now())
+    ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`;
+}
+
+/** Advisory locks take two 32-bit keys: a fixed one for this tool ('news'), and the state's name hashed. */
+export const LOCK_CLASS = 0x6e657773;
+export const TRY_LOCK = `SELECT pg_try_advisory_lock(${LOCK_CLASS}, hashtext($1) & 2147483647) AS ok`;
+export const LOCK_HOLDER = `SELECT a.pid, a.application_name, a.backend_start, a.client_addr::text AS client
+  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${LOCK_CLASS}
+    AND l.objid = (hashtext($1) & 2147483647)::bigint::oid AND l.objsubid = 2 AND a.pid <> pg_backend_pid()`;
