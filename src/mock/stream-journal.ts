@@ -76,28 +76,50 @@ export class StreamJournal {
     this.head = 0;
   }
 
+  /** The position of the oldest entry still kept: a stream behind it has lost articles. */
+  get first(): number {
+    return this.offset + this.head;
+  }
+
+  /** The id at a position between `first` and `end`. */
+  idAt(position: number): number {
+    return this.ids.data[position - this.offset] as number;
+  }
+
   /**
-   * Ids of the articles indexed after `lastEventId` and within `maxAgeMs` of
-   * now, oldest first. An id the journal does not know (an old fixture
-   * article, an id trimmed away) counts by value: ids grow in indexing order.
+   * Where a replay after `lastEventId` starts: the first entry with a
+   * greater id that was indexed within `maxAgeMs` of now (`end` when there
+   * is none, or when the id is not a number). An id the journal does not
+   * know (an old fixture article, an id trimmed away) counts by value: ids
+   * grow in indexing order, and so do the times.
    */
-  after(lastEventId: string, maxAgeMs: number): number[] {
+  positionAfter(lastEventId: string, maxAgeMs: number): number {
     const id = Number(lastEventId);
-    if (Number.isNaN(id)) return [];
+    if (Number.isNaN(id)) return this.end;
     const since = this.clock.nowMs() - maxAgeMs;
-    // First entry with a greater id.
+    const byId = this.firstIndex((i) => (this.ids.data[i] as number) > id);
+    const byTime = this.firstIndex((i) => (this.times.data[i] as number) >= since);
+    return this.offset + Math.max(byId, byTime);
+  }
+
+  /** The first kept index where `above` holds (it holds from there on), or the length. */
+  private firstIndex(above: (index: number) => boolean): number {
     let lo = this.head;
     let hi = this.ids.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.ids.data[mid] as number) <= id) lo = mid + 1;
-      else hi = mid;
+      if (above(mid)) hi = mid;
+      else lo = mid + 1;
     }
-    const out: number[] = [];
-    for (let i = lo; i < this.ids.length; i++) {
-      if ((this.times.data[i] as number) >= since) out.push(this.ids.data[i] as number);
-    }
-    return out;
+    return lo;
+  }
+
+  /**
+   * Ids of the articles indexed after `lastEventId` and within `maxAgeMs` of
+   * now, oldest first (see `positionAfter`).
+   */
+  after(lastEventId: string, maxAgeMs: number): number[] {
+    return this.since(this.positionAfter(lastEventId, maxAgeMs));
   }
 
   /** Ids of the articles indexed at or after position `position` (from `end`). */

@@ -139,7 +139,17 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
           transport: 'ws',
         },
         {
-          article: (id, article) => send({ type: 'article', id, article }),
+          articles: (items, done) => {
+            const socket = ws;
+            if (socket === undefined || socket.readyState !== socket.OPEN) return;
+            const last = items.length - 1;
+            // The last frame's callback runs once the socket took it, and every frame before it.
+            items.forEach(({ id, payload }, i) => {
+              const frame = JSON.stringify({ type: 'article', id, article: payload });
+              if (i === last) socket.send(frame, () => done());
+              else socket.send(frame);
+            });
+          },
           heartbeat: () => send({ type: 'heartbeat' }),
           error: (envelope) => send({ type: 'error', error: envelope }),
           end: () => ws?.close(1000, 'stream ended'),

@@ -66,8 +66,13 @@ export function openStream(
       transport: 'sse',
     },
     {
-      article: (id, payload) =>
-        write(`event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`),
+      articles: (items, done) => {
+        let text = '';
+        for (const { id, payload } of items)
+          text += `event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`;
+        // The callback runs once the socket took the text; never, once the socket is gone.
+        if (!res.writableEnded && !res.destroyed) res.write(text, () => done());
+      },
       heartbeat: () => write(': heartbeat\n\n'),
       error: (envelope) => write(`event: error\ndata: ${JSON.stringify(envelope)}\n\n`),
       end: () => {
