@@ -50,6 +50,8 @@ export interface FeedOutput {
   end(): void;
   /** Cuts the connection abruptly (drop-after-N). */
   cut(): void;
+  /** Bytes written and not yet taken by the socket (StreamSessions.bufferedBytes). */
+  buffered(): number;
 }
 
 export interface FeedArticle {
@@ -86,8 +88,6 @@ export interface FeedContext {
   journal: StreamJournal;
   sessions: StreamSessions;
   transport: StreamTransportName;
-  /** MAX_LAG_ARTICLES unless a test says otherwise. */
-  maxLag?: number | undefined;
 }
 
 /**
@@ -122,8 +122,12 @@ export class StreamFeed {
     // The filters as of the connection; a bad one throws here, before the session opens.
     this.lastGoodNow = ctx.clock.now();
     ctx.matcherAt(this.lastGoodNow);
-    this.session = ctx.sessions.open(ctx.account, ctx.transport, ctx.filters, (error) =>
-      this.fail(error),
+    this.session = ctx.sessions.open(
+      ctx.account,
+      ctx.transport,
+      ctx.filters,
+      (error) => this.fail(error),
+      () => out.buffered(),
     );
     this.lifetimeTimer = ctx.clock.setTimeout(() => {
       this.fail(
@@ -184,7 +188,10 @@ export class StreamFeed {
     if (this.cursor >= journal.end) return;
     const lag = journal.end - this.cursor;
     this.leastLag = Math.min(this.leastLag, lag);
-    if (this.cursor < journal.first || lag > this.leastLag + (this.ctx.maxLag ?? MAX_LAG_ARTICLES)) {
+    if (
+      this.cursor < journal.first ||
+      lag > this.leastLag + (this.ctx.sessions.maxLag ?? MAX_LAG_ARTICLES)
+    ) {
       this.fail(
         new MockHttpError(
           503,

@@ -153,6 +153,7 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
           heartbeat: () => send({ type: 'heartbeat' }),
           error: (envelope) => send({ type: 'error', error: envelope }),
           end: () => ws?.close(1000, 'stream ended'),
+          buffered: () => ws?.bufferedAmount ?? 0,
           // The frames already sent get out first (the ping's callback comes
           // once the socket took them), then the socket dies without a close frame.
           cut: () => {

@@ -78,6 +78,7 @@ export function openStream(
       end: () => {
         if (!res.writableEnded) res.end();
       },
+      buffered: () => res.writableLength + (res.socket?.writableLength ?? 0),
       cut: () => {
         // As a network cut: what was written gets out, then the socket ends
         // without the terminating chunk, so the client sees a broken stream.
