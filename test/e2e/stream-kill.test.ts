@@ -1,0 +1,111 @@
+/**
+ * `news stream --state S -o FILE` killed with SIGKILL and restarted, again
+ * and again: every article the mock published between the first and the
+ * last one written is in FILE exactly once, in order, and FILE holds no
+ * broken record. Each kill is chosen on an observed write (the file grew, a
+ * random number of times), never on a clock, so it lands anywhere between
+ * a batch reaching the file and the state being saved, or in a batch.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/server.js';
+import { scratchDir } from '../helpers/scratch.js';
+import { BIN, spawnCollecting } from '../helpers/spawn.js';
+
+let server: MockServer;
+beforeAll(async () => {
+  // 300 articles a second, consecutive ids, no filters: every id in a range is expected.
+  server = await startMockServer({ quiet: true, publishRate: 18_000 });
+});
+afterAll(() => server.close());
+
+const KILLS = 4;
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Waits until FILE grew `growths` times, then kills the run with SIGKILL. */
+async function killOnWrite(args: string[], file: string, growths: number): Promise<void> {
+  const run = spawnCollecting('node', [BIN, ...args], env());
+  let size = sizeOf(file);
+  let seen = 0;
+  const deadline = Date.now() + 30_000;
+  let exited = false;
+  void run.exit.then(() => {
+    exited = true;
+  });
+  while (seen < growths) {
+    if (exited) throw new Error(`the stream ended before the kill: ${run.stderr()}`);
+    if (Date.now() > deadline) throw new Error('the file never grew');
+    const now = sizeOf(file);
+    if (now > size) {
+      size = now;
+      seen++;
+    } else await new Promise((r) => setImmediate(r));
+  }
+  run.child.kill('SIGKILL');
+  await run.exit;
+}
+
+const env = () => ({
+  ...process.env,
+  NEWS_API_KEY: 'api_live_mock_pro',
+  NEWS_API_BASE_URL: server.url,
+});
+
+/** The ids in FILE, each record checked whole. */
+function idsIn(file: string, format: string): number[] {
+  const text = readFileSync(file, 'utf8');
+  expect(text.endsWith('\n'), 'the file ends with a whole record').toBe(true);
+  if (format === 'jsonl' || format === 'ndjson') {
+    return text
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+  }
+  if (format === 'tsv') {
+    const [header, ...rows] = text.slice(0, -1).split('\n');
+    const columns = header!.split('\t');
+    const at = columns.indexOf('id');
+    return rows.map((row) => {
+      const cells = row.split('\t');
+      expect(cells).toHaveLength(columns.length);
+      return Number(cells[at]);
+    });
+  }
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  return parsed.data.map((row) => Number(row['id']));
+}
+
+describe('news stream --state -o FILE under kill -9', () => {
+  it.each(['jsonl', 'ndjson', 'csv', 'tsv'])(
+    '%s: each article once, none missing, no broken record',
+    async (format) => {
+      const dir = scratchDir('news-stream-kill-');
+      const file = join(dir, `live.${format}`);
+      const args = ['stream', '-f', format, '-o', file, '--state', join(dir, 'live.state')];
+      for (let kill = 0; kill < KILLS; kill++) {
+        await killOnWrite(args, file, 1 + Math.floor(Math.random() * 4));
+      }
+      // Ends on its own once it wrote more, however slow the machine is to connect.
+      const last = spawnCollecting('node', [BIN, ...args, '--max-events', '50'], env());
+      expect(await last.exit, last.stderr()).toBe(0);
+
+      const ids = idsIn(file, format);
+      expect(ids.length).toBeGreaterThan(KILLS);
+      expect(new Set(ids).size, 'no id twice').toBe(ids.length);
+      // Consecutive ids from the first written to the last: none missing, in order.
+      const first = ids[0]!;
+      expect(ids).toEqual(ids.map((_, i) => first + i));
+    },
+    120_000,
+  );
+});
