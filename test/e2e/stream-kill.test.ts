@@ -2,15 +2,17 @@
  * `news stream --state S -o FILE` killed with SIGKILL and restarted, again
  * and again: every article the mock published between the first and the
  * last one written is in FILE exactly once, in order, and FILE holds no
- * broken record. Each kill is chosen on an observed write (the file grew, a
- * random number of times), never on a clock, so it lands anywhere between
- * a batch reaching the file and the state being saved, or in a batch.
+ * broken record. Each kill is chosen on an observed write (the file grew),
+ * never on a clock: the run is frozen there, and killed when the moment is
+ * a dangerous one (a batch in the file and not yet in the state, or a
+ * record half written), the moments a kill by the OOM killer may land on.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
+import { lastRecordId } from '../../src/output/last-record-id.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { BIN, spawnCollecting } from '../helpers/spawn.js';
 
@@ -31,27 +33,52 @@ function sizeOf(path: string): number {
   }
 }
 
-/** Waits until FILE grew `growths` times, then kills the run with SIGKILL. */
-async function killOnWrite(args: string[], file: string, growths: number): Promise<void> {
+/**
+ * Waits for FILE to grow, freezes the run there (SIGSTOP) and kills it
+ * (SIGKILL) when that moment is one a kill must survive: the state behind
+ * the file's last record, or a record half written. Otherwise it lets the
+ * run go on (SIGCONT) to the next write; after `tries` writes it kills anyway.
+ */
+async function killOnWrite(args: string[], file: string, state: string, tries: number) {
   const run = spawnCollecting('node', [BIN, ...args], env());
   let size = sizeOf(file);
-  let seen = 0;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   let exited = false;
   void run.exit.then(() => {
     exited = true;
   });
-  while (seen < growths) {
+  for (let seen = 0; ; ) {
     if (exited) throw new Error(`the stream ended before the kill: ${run.stderr()}`);
     if (Date.now() > deadline) throw new Error('the file never grew');
     const now = sizeOf(file);
-    if (now > size) {
-      size = now;
-      seen++;
-    } else await new Promise((r) => setImmediate(r));
+    if (now <= size) {
+      await new Promise((r) => setImmediate(r));
+      continue;
+    }
+    size = now;
+    seen++;
+    run.child.kill('SIGSTOP');
+    if (seen >= tries || (await exposed(file, state))) break;
+    run.child.kill('SIGCONT');
   }
   run.child.kill('SIGKILL');
   await run.exit;
+}
+
+/** Whether the file holds more than the state says, or ends in the middle of a record. */
+async function exposed(file: string, state: string): Promise<boolean> {
+  const text = readFileSync(file, 'utf8');
+  if (!text.endsWith('\n')) return true;
+  const format = file.slice(file.lastIndexOf('.') + 1) as 'jsonl';
+  const last = await lastRecordId(file, format);
+  let saved: number | undefined;
+  try {
+    saved = (JSON.parse(readFileSync(state, 'utf8')) as { watermark?: { value: number } }).watermark
+      ?.value;
+  } catch {
+    saved = undefined;
+  }
+  return last !== undefined && (saved === undefined || saved < Number(last));
 }
 
 const env = () => ({
@@ -91,10 +118,9 @@ describe('news stream --state -o FILE under kill -9', () => {
     async (format) => {
       const dir = scratchDir('news-stream-kill-');
       const file = join(dir, `live.${format}`);
-      const args = ['stream', '-f', format, '-o', file, '--state', join(dir, 'live.state')];
-      for (let kill = 0; kill < KILLS; kill++) {
-        await killOnWrite(args, file, 1 + Math.floor(Math.random() * 4));
-      }
+      const state = join(dir, 'live.state');
+      const args = ['stream', '-f', format, '-o', file, '--state', state];
+      for (let kill = 0; kill < KILLS; kill++) await killOnWrite(args, file, state, 20);
       // Ends on its own once it wrote more, however slow the machine is to connect.
       const last = spawnCollecting('node', [BIN, ...args, '--max-events', '50'], env());
       expect(await last.exit, last.stderr()).toBe(0);
