@@ -39,11 +39,13 @@ export const RETRY_MS = STREAM_PROTOCOL.retryMs;
 /** How one transport writes. */
 export interface FeedOutput {
   /**
-   * Writes one piece of articles in order; `done` runs once the socket took
-   * them (they left this process's buffers), so the next piece waits for a
-   * client that reads slowly instead of piling up in memory.
+   * Writes one piece of articles in order. False: the socket's buffer is
+   * full (the client reads slowly), so the feed waits for `whenWritable`
+   * instead of piling articles up in memory.
    */
-  articles(items: readonly FeedArticle[], done: () => void): void;
+  articles(items: readonly FeedArticle[]): boolean;
+  /** Calls back once the socket took what was buffered (at once when it has room). */
+  whenWritable(ready: () => void): void;
   heartbeat(): void;
   error(envelope: ApiErrorEnvelope): void;
   /** Ends the stream cleanly after an error event. */
@@ -56,15 +58,19 @@ export interface FeedOutput {
 
 export interface FeedArticle {
   readonly id: number;
-  readonly payload: unknown;
+  /** The article's JSON text (preview text for test keys). */
+  readonly json: string;
 }
 
 /**
- * Most articles in one piece: a replay of thousands is sent piece by piece,
- * with the event loop free between two (every other request is answered),
- * and a connection never holds more than one piece in this process.
+ * Most articles in one piece (one write to the socket), and the longest a
+ * feed sends pieces before it lets the event loop turn: a replay of tens of
+ * thousands goes out slice by slice while every other request is answered,
+ * and a connection never holds more than one piece beyond the socket's own
+ * buffer in this process.
  */
 export const PIECE_ARTICLES = 64;
+export const SLICE_MS = 10;
 /**
  * How much further behind the newest article a client may fall than it has
  * been on this connection, in articles indexed (matching or not), before it
@@ -181,82 +187,104 @@ export class StreamFeed {
     this.pump();
   }
 
-  /** Sends the next piece, unless one is on its way; the rest follows once the socket took it. */
+  /**
+   * Sends pieces while the socket takes them, for one slice of time; then
+   * goes on after a turn of the event loop, or once a full socket drained.
+   */
   private pump(): void {
     if (this.finished || this.busy) return;
-    const { journal } = this.ctx;
-    if (this.cursor >= journal.end) return;
-    const lag = journal.end - this.cursor;
-    this.leastLag = Math.min(this.leastLag, lag);
-    if (
-      this.cursor < journal.first ||
-      lag > this.leastLag + (this.ctx.sessions.maxLag ?? MAX_LAG_ARTICLES)
-    ) {
-      this.fail(
-        new MockHttpError(
-          503,
-          undefined,
-          `The client reads the stream slower than articles are indexed and fell ${lag} articles behind; the stream ends. Reconnect with Last-Event-ID to go on.`,
-        ),
-      );
-      return;
-    }
+    const sliceEnd = performance.now() + SLICE_MS;
     const matches = this.matcher();
-    const piece: FeedArticle[] = [];
-    let ended = false;
-    while (this.cursor < journal.end && piece.length < PIECE_ARTICLES) {
-      const position = this.cursor++;
-      const id = journal.idAt(position);
-      if (!matches(id)) continue;
-      const article = this.articleAt(position, id);
-      if (article === undefined) continue;
-      const { account } = this.ctx;
-      if (account.mode === 'live' && account.points <= 0) {
-        this.cursor--;
-        ended = true;
-        break;
+    const { journal } = this.ctx;
+    for (;;) {
+      if (this.cursor >= journal.end) return;
+      const lag = journal.end - this.cursor;
+      this.leastLag = Math.min(this.leastLag, lag);
+      if (
+        this.cursor < journal.first ||
+        lag > this.leastLag + (this.ctx.sessions.maxLag ?? MAX_LAG_ARTICLES)
+      ) {
+        this.fail(
+          new MockHttpError(
+            503,
+            undefined,
+            `The client reads the stream slower than articles are indexed and fell ${lag} articles behind; the stream ends. Reconnect with Last-Event-ID to go on.`,
+          ),
+        );
+        return;
       }
-      account.charge(1);
-      piece.push({ id, payload: account.mode === 'test' ? previewArticle(article) : article });
-      this.session.sent(id);
-      this.sentHere++;
-      if (this.scenario !== undefined && this.sentHere >= this.scenario.after) break;
-    }
-    if (piece.length > 0) {
-      this.busy = true;
-      this.out.articles(piece, () => {
-        // The next piece after a turn of the event loop: other requests go first.
-        setImmediate(() => {
-          this.busy = false;
-          this.pump();
-        });
-      });
-    }
-    if (ended) {
-      this.fail(
-        new MockHttpError(402, 'ER0301', 'No points remaining on this API key; the stream ends.'),
-      );
-      return;
-    }
-    if (this.scenario !== undefined && this.sentHere >= this.scenario.after) this.endScenario();
-    else if (piece.length === 0 && this.cursor < journal.end) {
-      // A whole piece's worth did not match: go on after a turn of the loop.
-      this.busy = true;
-      setImmediate(() => {
-        this.busy = false;
-        this.pump();
-      });
+      const { piece, broke } = this.nextPiece(matches);
+      const room = piece.length === 0 || this.out.articles(piece);
+      if (broke) {
+        this.fail(
+          new MockHttpError(402, 'ER0301', 'No points remaining on this API key; the stream ends.'),
+        );
+        return;
+      }
+      if (this.scenario !== undefined && this.sentHere >= this.scenario.after) {
+        this.endScenario();
+        return;
+      }
+      if (!room) {
+        this.busy = true;
+        this.out.whenWritable(() => this.resume());
+        return;
+      }
+      if (performance.now() >= sliceEnd) {
+        // Other requests go first; the rest follows.
+        this.busy = true;
+        setImmediate(() => this.resume());
+        return;
+      }
     }
   }
 
-  /** The article at a journal position: in hand when just announced, else made again from the store. */
-  private articleAt(position: number, id: number): Article | undefined {
+  private resume(): void {
+    this.busy = false;
+    this.pump();
+  }
+
+  /** The next matching articles from the cursor, charged; `broke`: the points ran out. */
+  private nextPiece(matches: (id: number) => boolean): { piece: FeedArticle[]; broke: boolean } {
+    const { journal, account } = this.ctx;
+    const piece: FeedArticle[] = [];
+    while (this.cursor < journal.end && piece.length < PIECE_ARTICLES) {
+      const position = this.cursor;
+      const id = journal.idAt(position);
+      if (matches(id)) {
+        if (account.mode === 'live' && account.points <= 0) return { piece, broke: true };
+        const json = this.jsonAt(position, id);
+        if (json !== undefined) {
+          account.charge(1);
+          piece.push({ id, json });
+          this.session.sent(id);
+          this.sentHere++;
+        }
+      }
+      this.cursor++;
+      if (this.scenario !== undefined && this.sentHere >= this.scenario.after) break;
+    }
+    return { piece, broke: false };
+  }
+
+  /**
+   * The JSON text of the article at a journal position: kept by the
+   * journal, else in hand when just announced, else made again from the
+   * store (about a millisecond). Test keys get the preview.
+   */
+  private jsonAt(position: number, id: number): string | undefined {
+    const preview = this.ctx.account.mode === 'test';
+    const kept = this.ctx.journal.textAt(position);
+    if (kept !== undefined && !preview) return kept;
+    let article: Article | undefined;
     const recent = this.recent;
     if (recent !== undefined && position >= recent.position) {
-      const article = recent.articles[position - recent.position];
-      if (article !== undefined && article.id === id) return article;
+      const inHand = recent.articles[position - recent.position];
+      if (inHand !== undefined && inHand.id === id) article = inHand;
     }
-    return this.ctx.journal.article(id);
+    article ??= kept === undefined ? this.ctx.journal.article(id) : (JSON.parse(kept) as Article);
+    if (article === undefined) return undefined;
+    return JSON.stringify(preview ? previewArticle(article) : article);
   }
 
   /** The `*-after-N` scenario, once its N article events were sent. */

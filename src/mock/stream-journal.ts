@@ -16,6 +16,14 @@ import { f64 } from './store/grow.js';
 
 /** Kept: the longest replay window (STREAM_MAX_AGE.max minutes) or this many articles, whichever is less. */
 export const JOURNAL_MAX_ENTRIES = 200_000;
+/**
+ * The JSON text of the newest articles is kept too, up to this many bytes
+ * (about 40,000 articles of 6 KB: 20 s at 2,000 a second), so a stream
+ * catching up after an outage sends text already made: an article made
+ * again from the store costs about a millisecond, which made a replay
+ * slower than the live rate. Older articles are made again.
+ */
+export const JOURNAL_TEXT_BYTES = 256 * 1024 * 1024;
 
 export class StreamJournal {
   private ids = f64();
@@ -35,6 +43,7 @@ export class StreamJournal {
     /** An indexed article by id (the store makes it again). */
     readonly article: (id: number) => Article | undefined,
     private readonly maxEntries = JOURNAL_MAX_ENTRIES,
+    private readonly maxTextBytes = JOURNAL_TEXT_BYTES,
   ) {
     this.unsubscribe = bus.subscribe((articles) => this.append(articles));
   }
@@ -53,14 +62,35 @@ export class StreamJournal {
     return this.offset + this.ids.length;
   }
 
+  /** The JSON text (UTF-8) of the newest articles by position, oldest first (Map order). */
+  private readonly texts = new Map<number, Buffer>();
+  private textBytes = 0;
+
   private append(articles: readonly Article[]): void {
     const now = this.clock.nowMs();
     for (const article of articles) {
+      const position = this.end;
       this.ids.push(article.id);
       this.times.push(now);
       this.newest = Math.max(this.newest, article.id);
+      if (this.maxTextBytes > 0) {
+        const text = Buffer.from(JSON.stringify(article));
+        this.texts.set(position, text);
+        this.textBytes += text.length;
+      }
     }
     this.trim(now);
+    // Oldest first: past the byte bound, or trimmed from the journal.
+    for (const [position, text] of this.texts) {
+      if (this.textBytes <= this.maxTextBytes && position >= this.first) break;
+      this.texts.delete(position);
+      this.textBytes -= text.length;
+    }
+  }
+
+  /** The JSON text of the article at a position, when it is still kept (see JOURNAL_TEXT_BYTES). */
+  textAt(position: number): string | undefined {
+    return this.texts.get(position)?.toString('utf8');
   }
 
   private trim(now: number): void {

@@ -66,12 +66,15 @@ export function openStream(
       transport: 'sse',
     },
     {
-      articles: (items, done) => {
+      articles: (items) => {
         let text = '';
-        for (const { id, payload } of items)
-          text += `event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`;
-        // The callback runs once the socket took the text; never, once the socket is gone.
-        if (!res.writableEnded && !res.destroyed) res.write(text, () => done());
+        for (const { id, json } of items) text += `event: article\nid: ${id}\ndata: ${json}\n\n`;
+        return !res.writableEnded && !res.destroyed && res.write(text);
+      },
+      // Never called back once the socket is gone: the feed stops on 'close' then.
+      whenWritable: (ready) => {
+        if (res.writableNeedDrain) res.once('drain', ready);
+        else setImmediate(ready);
       },
       heartbeat: () => write(': heartbeat\n\n'),
       error: (envelope) => write(`event: error\ndata: ${JSON.stringify(envelope)}\n\n`),
