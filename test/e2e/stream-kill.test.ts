@@ -37,10 +37,17 @@ function sizeOf(path: string): number {
  * Waits for FILE to grow, freezes the run there (SIGSTOP) and kills it
  * (SIGKILL) when that moment is one a kill must survive: the state behind
  * the file's last record, or a record half written. Otherwise it lets the
- * run go on (SIGCONT) to the next write; after `tries` writes it kills anyway.
+ * run go on (SIGCONT) to the next write; after `tries` writes (or at the
+ * `tries`th, without `pick`) it kills anyway.
  */
-async function killOnWrite(args: string[], file: string, state: string, tries: number) {
-  const run = spawnCollecting('node', [BIN, ...args], env());
+async function killOnWrite(
+  args: string[],
+  file: string,
+  state: string,
+  tries: number,
+  { environment = env(), pick = true } = {},
+) {
+  const run = spawnCollecting('node', [BIN, ...args], environment);
   let size = sizeOf(file);
   const deadline = Date.now() + 60_000;
   let exited = false;
@@ -58,7 +65,7 @@ async function killOnWrite(args: string[], file: string, state: string, tries: n
     size = now;
     seen++;
     run.child.kill('SIGSTOP');
-    if (seen >= tries || (await exposed(file, state))) break;
+    if (seen >= tries || (pick && (await exposed(file, state)))) break;
     run.child.kill('SIGCONT');
   }
   run.child.kill('SIGKILL');
@@ -81,10 +88,10 @@ async function exposed(file: string, state: string): Promise<boolean> {
   return last !== undefined && (saved === undefined || saved < Number(last));
 }
 
-const env = () => ({
+const env = (url = server.url) => ({
   ...process.env,
   NEWS_API_KEY: 'api_live_mock_pro',
-  NEWS_API_BASE_URL: server.url,
+  NEWS_API_BASE_URL: url,
 });
 
 /** The ids in FILE, each record checked whole. */
@@ -134,4 +141,49 @@ describe('news stream --state -o FILE under kill -9', () => {
     },
     120_000,
   );
+
+  it('a run killed during a long replay has moved its position: the next one goes on from there', async () => {
+    // A mock of its own, quiet: the backlog is the only traffic.
+    const quiet = await startMockServer({ quiet: true });
+    const environment = env(quiet.url);
+    const dir = scratchDir('news-stream-replay-kill-');
+    const file = join(dir, 'live.jsonl');
+    const state = join(dir, 'live.state');
+    const args = ['stream', '-o', file, '--state', state];
+    const first = spawnCollecting('node', [BIN, ...args, '--max-events', '1'], environment);
+    while (quiet.streams.openedFor('api_live_mock_pro') === 0)
+      await new Promise((r) => setTimeout(r, 20));
+    await quiet.indexArticles([{ title: 'first' }]);
+    expect(await first.exit, first.stderr()).toBe(0);
+    const savedAt = () =>
+      (JSON.parse(readFileSync(state, 'utf8')) as { watermark: { value: number } }).watermark.value;
+    const start = savedAt();
+
+    // A backlog while no run goes on: the next run starts with its replay.
+    const backlog = 5000;
+    const posted = await fetch(`${quiet.url}/__mock/articles`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'api_live_mock_pro' },
+      body: JSON.stringify(Array.from({ length: backlog }, (_, i) => ({ title: `backlog ${i}` }))),
+    });
+    expect(posted.status).toBe(201);
+    const lastPosted = ((await posted.json()) as { ids: number[] }).ids.at(-1)!;
+
+    // Killed at the replay's third write: the state moved with it.
+    await killOnWrite(args, file, state, 3, { environment, pick: false });
+    const after = savedAt();
+    expect(after).toBeGreaterThan(start);
+    const ids = idsIn(file, 'jsonl');
+    expect(ids.at(-1)!).toBeLessThan(lastPosted);
+
+    const rest = String(lastPosted - ids.at(-1)!);
+    const last = spawnCollecting('node', [BIN, ...args, '--max-events', rest], environment);
+    expect(await last.exit, last.stderr()).toBe(0);
+    const all = idsIn(file, 'jsonl');
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toEqual(all.map((_, i) => all[0]! + i));
+    expect(all.at(-1)!).toBe(lastPosted);
+    expect(all).toHaveLength(backlog + 1);
+    await quiet.close();
+  }, 120_000);
 });
