@@ -135,6 +135,17 @@ export class DatalessIds {
     const out: string[] = [];
     let start = this.#afterCr && text.startsWith('\n') ? 1 : 0;
     this.#afterCr = false;
+    if (!text.includes('\r')) {
+      // The usual case, LF only: from line end to line end natively, not character by character.
+      for (let i = text.indexOf('\n', start); i !== -1; i = text.indexOf('\n', start)) {
+        this.#line(this.#head + text.slice(start, Math.min(i, start + LINE_HEAD)), out);
+        this.#head = '';
+        start = i + 1;
+      }
+      if (this.#head.length < LINE_HEAD)
+        this.#head += text.slice(start, start + LINE_HEAD - this.#head.length);
+      return out;
+    }
     for (let i = start; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c !== 10 && c !== 13) continue;
