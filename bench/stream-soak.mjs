@@ -177,7 +177,12 @@ slowestPing = 0;
 pings = 0;
 const restarted = performance.now();
 client = startClient();
-await sleep(CATCH_UP_S * 1000);
+let firstWriteS;
+while (performance.now() - restarted < CATCH_UP_S * 1000) {
+  if (firstWriteS === undefined && count() > before)
+    firstWriteS = (performance.now() - restarted) / 1000;
+  await sleep(20);
+}
 const caughtUp = count() - before;
 const catchUpSeconds = (performance.now() - restarted) / 1000;
 console.log(
