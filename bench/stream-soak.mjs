@@ -189,6 +189,9 @@ console.log(
   `   written in the ${catchUpSeconds.toFixed(1)} s after the restart: ${caughtUp} (missed while down: about ${RATE * OUTAGE_S}; goal at 2,000/s, 20 s down, 15 s: > 20,000)`,
 );
 console.log(
+  `   first article written ${firstWriteS?.toFixed(1) ?? '-'} s after the restart (start-up, lock, connect)`,
+);
+console.log(
   `   slowest /ping meanwhile: ${slowestPing.toFixed(0)} ms over ${pings} (goal < 1,000 ms)`,
 );
 console.log(
