@@ -75,7 +75,14 @@ export class SseTransport implements StreamTransport {
       pending = [];
       for await (const chunk of body as AsyncIterable<Uint8Array>) {
         request.onActivity();
-        const text = decoder.decode(chunk, { stream: true });
+        let text = decoder.decode(chunk, { stream: true });
+        // What else already arrived goes into the same batch (a replay comes
+        // faster than it is written): one write and one flush for all of it.
+        for (let more: Uint8Array | null; text.length < COALESCE_CHARS; ) {
+          more = body.read() as Uint8Array | null;
+          if (more === null) break;
+          text += decoder.decode(more, { stream: true });
+        }
         // Before the chunk's articles: a position never moves past one not yet handed out.
         for (const id of positions.feed(text)) pending.push({ kind: 'position', id });
         parser.feed(text);
@@ -113,6 +120,9 @@ export class SseTransport implements StreamTransport {
     return this.#loading;
   }
 }
+
+/** At most this much text read at once into one batch. */
+const COALESCE_CHARS = 1024 * 1024;
 
 /** Longest line start kept while a line is incomplete: enough for any `id:` field. */
 const LINE_HEAD = 1024;
