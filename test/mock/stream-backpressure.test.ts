@@ -3,11 +3,13 @@
  * indexed: the server holds a bounded number of bytes for it (it sends the
  * next piece only once the socket took the last one), charges points only
  * for what it wrote, and drops a client whose backlog keeps growing with an
- * `event: error`, as a real service would. A raw node:http client, paused,
+ * `event: error`, as a real service would. A raw node:http client (and a
+ * `ws` client for the WebSocket), paused,
  * is the slow reader; the server's own count of buffered bytes is measured.
  */
 import { type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { MockServer } from '../../src/mock/server.js';
 import { call, startTestServer } from './server-helpers.js';
 
@@ -119,5 +121,35 @@ describe('mock stream: a slow reader', () => {
     expect(client.received()).toBeLessThan(MAX_LAG * 2);
     expect(before - pointsOf()).toBe(client.received());
     expect(server.streams.size).toBe(0);
+  }, 60_000);
+
+  it('holds the WebSocket the same way: bounded bytes, charged = received', async () => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/v1/news/ws`, {
+      headers: { 'x-api-key': KEY },
+    });
+    let received = 0;
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as { type: string };
+      if (frame.type === 'article') received++;
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', () => resolve());
+      ws.once('error', reject);
+    });
+    // Delivery starts at the first frame; then the reader stops reading.
+    ws.send(JSON.stringify({ type: 'ping' }));
+    await new Promise((r) => setTimeout(r, 100));
+    ws.pause();
+    const before = pointsOf();
+    const published = 2500;
+    await publish(published);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.streams.bufferedBytes()).toBeLessThan(BOUND);
+    expect(before - pointsOf()).toBeLessThan(published);
+
+    ws.resume();
+    await until(() => received === published, 'every article');
+    expect(before - pointsOf()).toBe(published);
+    ws.close();
   }, 60_000);
 });
