@@ -1,8 +1,9 @@
 /**
  * A big replay does not stop the mock: after `Last-Event-ID`, 10,000
  * articles indexed meanwhile are sent slice by slice, and `/ping` (asked
- * all along) is answered within a second the whole time; every article
- * arrives once, in order.
+ * all along) is answered within a second the whole time, and so is the
+ * sessions list, which shows the replay half sent (a replay written in one
+ * step is never seen half sent); every article arrives once, in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/server.js';
@@ -35,6 +36,7 @@ describe('mock stream: a big replay', () => {
     }
 
     let slowest = 0;
+    const midway: number[] = [];
     let pings = 0;
     let replaying = true;
     const pinger = (async () => {
@@ -44,6 +46,10 @@ describe('mock stream: a big replay', () => {
         await r.arrayBuffer();
         slowest = Math.max(slowest, performance.now() - started);
         pings++;
+        // How far the replay was when the server answered another request.
+        const sessions = await call(server, 'GET', '/v1/news/stream/sessions', { key: KEY });
+        for (const s of (sessions.json as { results: { events_sent: number }[] }).results)
+          midway.push(s.events_sent);
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
@@ -78,5 +84,7 @@ describe('mock stream: a big replay', () => {
     expect(ids[0]).toBeGreaterThan(Number(position));
     expect(pings).toBeGreaterThan(2);
     expect(slowest).toBeLessThan(1000);
+    // Other requests were answered in the middle of the replay, not only before and after it.
+    expect(midway.some((n) => n > 0 && n < REPLAY)).toBe(true);
   }, 120_000);
 });
