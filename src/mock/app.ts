@@ -59,6 +59,8 @@ export interface MockAppOptions {
    * run already wrote.
    */
   publishAfterId?: number;
+  /** How far a slow stream client may fall behind before it is dropped (tests; stream-feed.ts). */
+  streamMaxLag?: number;
   /** Seeds example subscriptions for this fixture key (src/mock/webhook-examples.ts). */
   exampleWebhooksFor?: string;
   /** No request log on stderr. */
@@ -169,7 +171,7 @@ export async function createMockApp(
     .padStart(8, '0');
   let requestCount = 0;
 
-  const sessions = new StreamSessions(clock);
+  const sessions = new StreamSessions(clock, options.streamMaxLag);
   const router = new Router<RouteDef>();
   const app: MockApp = {
     store,

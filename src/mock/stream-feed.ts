@@ -38,14 +38,47 @@ export const RETRY_MS = STREAM_PROTOCOL.retryMs;
 
 /** How one transport writes. */
 export interface FeedOutput {
-  article(id: number, payload: unknown): void;
+  /**
+   * Writes one piece of articles in order. False: the socket's buffer is
+   * full (the client reads slowly), so the feed waits for `whenWritable`
+   * instead of piling articles up in memory.
+   */
+  articles(items: readonly FeedArticle[]): boolean;
+  /** Calls back once the socket took what was buffered (at once when it has room). */
+  whenWritable(ready: () => void): void;
   heartbeat(): void;
   error(envelope: ApiErrorEnvelope): void;
   /** Ends the stream cleanly after an error event. */
   end(): void;
   /** Cuts the connection abruptly (drop-after-N). */
   cut(): void;
+  /** Bytes written and not yet taken by the socket (StreamSessions.bufferedBytes). */
+  buffered(): number;
 }
+
+export interface FeedArticle {
+  readonly id: number;
+  /** The article's JSON text (preview text for test keys). */
+  readonly json: string;
+}
+
+/**
+ * Most articles in one piece (one write to the socket), and the longest a
+ * feed sends pieces before it lets the event loop turn: a replay of tens of
+ * thousands goes out slice by slice while every other request is answered,
+ * and a connection never holds more than one piece beyond the socket's own
+ * buffer in this process.
+ */
+export const PIECE_ARTICLES = 64;
+export const SLICE_MS = 10;
+/**
+ * How much further behind the newest article a client may fall than it has
+ * been on this connection, in articles indexed (matching or not), before it
+ * is dropped with an error event: a reader slower than the publishing rate
+ * would otherwise never catch up. A replay's first backlog does not count
+ * against it, only a backlog that grows.
+ */
+export const MAX_LAG_ARTICLES = 50_000;
 
 export interface FeedContext {
   account: Account;
@@ -63,6 +96,12 @@ export interface FeedContext {
   transport: StreamTransportName;
 }
 
+/**
+ * A stream is a position in the journal (what was indexed, in order), sent
+ * forward piece by piece as fast as the client takes them: a replay and the
+ * live articles are the same walk, nothing is queued per client, and points
+ * are charged for what is written to the socket, never for what waits.
+ */
 export class StreamFeed {
   readonly session: OpenSession;
   private unsubscribe: (() => void) | undefined;
@@ -71,6 +110,14 @@ export class StreamFeed {
   private finished = false;
   private sentHere = 0;
   private readonly scenario: ReturnType<typeof streamScenario>;
+  /** The journal position of the next article to consider; set by start(). */
+  private cursor = 0;
+  /** The smallest backlog seen on this connection (see MAX_LAG_ARTICLES). */
+  private leastLag = Number.POSITIVE_INFINITY;
+  /** A piece is on its way to the socket, or the next walk is scheduled. */
+  private busy = false;
+  /** The latest batch announced, in hand: live articles are not made again from the store. */
+  private recent: { position: number; articles: readonly Article[] } | undefined;
 
   /** Throws ER0360 (429) when the key is at its cap: call before answering. */
   constructor(
@@ -81,8 +128,12 @@ export class StreamFeed {
     // The filters as of the connection; a bad one throws here, before the session opens.
     this.lastGoodNow = ctx.clock.now();
     ctx.matcherAt(this.lastGoodNow);
-    this.session = ctx.sessions.open(ctx.account, ctx.transport, ctx.filters, (error) =>
-      this.fail(error),
+    this.session = ctx.sessions.open(
+      ctx.account,
+      ctx.transport,
+      ctx.filters,
+      (error) => this.fail(error),
+      () => out.buffered(),
     );
     this.lifetimeTimer = ctx.clock.setTimeout(() => {
       this.fail(
@@ -103,49 +154,156 @@ export class StreamFeed {
   }
 
   /**
-   * Sends the replay (articles indexed after `lastEventId`, or after
-   * `position` in the journal), then goes live. Synchronous, so no article
-   * indexed meanwhile can fall between the two.
+   * Starts after `lastEventId` (a replay of what was indexed since, within
+   * `stream.max_age`), at a journal `position`, or at the journal's end (only
+   * what is indexed from now on). The position is taken in this tick, so no
+   * article indexed meanwhile can fall between the replay and what is live.
    */
   start(from: { lastEventId: string } | { position: number } | undefined): void {
     if (this.finished || this.unsubscribe !== undefined) return;
-    if (from !== undefined) {
-      const replay =
-        'lastEventId' in from
-          ? this.ctx.journal.after(from.lastEventId, this.ctx.maxAgeMs)
-          : this.ctx.journal.since(from.position);
-      if (!this.replayIds(replay)) return;
-    }
+    const { journal } = this.ctx;
+    this.cursor =
+      from === undefined
+        ? journal.end
+        : 'lastEventId' in from
+          ? journal.positionAfter(from.lastEventId, this.ctx.maxAgeMs)
+          : Math.max(journal.first, from.position);
     this.unsubscribe = this.ctx.bus.subscribe((articles) => {
-      this.deliver(articles);
+      // The journal subscribed first: the batch is its last entries.
+      this.recent = { position: journal.end - articles.length, articles };
+      this.pump();
     });
+    this.pump();
   }
 
   /** Replays again after a `resume` on a stream already live: the client drops what it has. */
   replay(lastEventId: string): void {
-    this.replayIds(this.ctx.journal.after(lastEventId, this.ctx.maxAgeMs));
+    if (this.finished || this.unsubscribe === undefined) return;
+    const from = this.ctx.journal.positionAfter(lastEventId, this.ctx.maxAgeMs);
+    if (from < this.cursor) {
+      this.cursor = from;
+      this.leastLag = Number.POSITIVE_INFINITY;
+    }
+    this.pump();
   }
 
-  /** Sends the matching ones of articles just announced (in hand). */
-  private deliver(articles: readonly Article[]): boolean {
-    if (this.finished || articles.length === 0) return !this.finished;
+  /**
+   * Sends pieces while the socket takes them, for one slice of time; then
+   * goes on after a turn of the event loop, or once a full socket drained.
+   */
+  private pump(): void {
+    if (this.finished || this.busy) return;
+    const sliceEnd = performance.now() + SLICE_MS;
     const matches = this.matcher();
-    for (const article of articles) {
-      if (matches(article.id) && !this.send(article)) return false;
+    const { journal } = this.ctx;
+    for (;;) {
+      if (this.cursor >= journal.end) return;
+      const lag = journal.end - this.cursor;
+      this.leastLag = Math.min(this.leastLag, lag);
+      if (
+        this.cursor < journal.first ||
+        lag > this.leastLag + (this.ctx.sessions.maxLag ?? MAX_LAG_ARTICLES)
+      ) {
+        this.fail(
+          new MockHttpError(
+            503,
+            undefined,
+            `The client reads the stream slower than articles are indexed and fell ${lag} articles behind; the stream ends. Reconnect with Last-Event-ID to go on.`,
+          ),
+        );
+        return;
+      }
+      const { piece, broke } = this.nextPiece(matches);
+      const room = piece.length === 0 || this.out.articles(piece);
+      if (broke) {
+        this.fail(
+          new MockHttpError(402, 'ER0301', 'No points remaining on this API key; the stream ends.'),
+        );
+        return;
+      }
+      if (this.scenario !== undefined && this.sentHere >= this.scenario.after) {
+        this.endScenario();
+        return;
+      }
+      if (!room) {
+        this.busy = true;
+        this.out.whenWritable(() => this.resume());
+        return;
+      }
+      if (performance.now() >= sliceEnd) {
+        // Other requests go first; the rest follows.
+        this.busy = true;
+        setImmediate(() => this.resume());
+        return;
+      }
     }
-    return true;
   }
 
-  /** Sends the matching ones of a replay: only those are made again from the store. */
-  private replayIds(ids: readonly number[]): boolean {
-    if (this.finished || ids.length === 0) return !this.finished;
-    const matches = this.matcher();
-    for (const id of ids) {
-      if (!matches(id)) continue;
-      const article = this.ctx.journal.article(id);
-      if (article !== undefined && !this.send(article)) return false;
+  private resume(): void {
+    this.busy = false;
+    this.pump();
+  }
+
+  /** The next matching articles from the cursor, charged; `broke`: the points ran out. */
+  private nextPiece(matches: (id: number) => boolean): { piece: FeedArticle[]; broke: boolean } {
+    const { journal, account } = this.ctx;
+    const piece: FeedArticle[] = [];
+    while (this.cursor < journal.end && piece.length < PIECE_ARTICLES) {
+      const position = this.cursor;
+      const id = journal.idAt(position);
+      if (matches(id)) {
+        if (account.mode === 'live' && account.points <= 0) return { piece, broke: true };
+        const json = this.jsonAt(position, id);
+        if (json !== undefined) {
+          account.charge(1);
+          piece.push({ id, json });
+          this.session.sent(id);
+          this.sentHere++;
+        }
+      }
+      this.cursor++;
+      if (this.scenario !== undefined && this.sentHere >= this.scenario.after) break;
     }
-    return true;
+    return { piece, broke: false };
+  }
+
+  /**
+   * The JSON text of the article at a journal position: kept by the
+   * journal, else in hand when just announced, else made again from the
+   * store (about a millisecond). Test keys get the preview.
+   */
+  private jsonAt(position: number, id: number): string | undefined {
+    const preview = this.ctx.account.mode === 'test';
+    const kept = this.ctx.journal.textAt(position);
+    if (kept !== undefined && !preview) return kept;
+    let article: Article | undefined;
+    const recent = this.recent;
+    if (recent !== undefined && position >= recent.position) {
+      const inHand = recent.articles[position - recent.position];
+      if (inHand !== undefined && inHand.id === id) article = inHand;
+    }
+    article ??= kept === undefined ? this.ctx.journal.article(id) : (JSON.parse(kept) as Article);
+    if (article === undefined) return undefined;
+    return JSON.stringify(preview ? previewArticle(article) : article);
+  }
+
+  /** The `*-after-N` scenario, once its N article events were sent. */
+  private endScenario(): void {
+    const s = this.scenario!;
+    if (s.kind === 'drop') {
+      this.stop();
+      this.out.cut();
+    } else if (s.kind === 'revoke') {
+      this.fail(new MockHttpError(401, 'ER0361', 'This API key was revoked.'));
+    } else {
+      this.fail(
+        new MockHttpError(
+          408,
+          'ER0362',
+          'Maximum stream session lifetime reached (X-Mock-Scenario); reconnect to go on.',
+        ),
+      );
+    }
   }
 
   /** The last moment the filters could be read at (see `matcher`). */
@@ -167,39 +325,6 @@ export class StreamFeed {
     } catch {
       return this.ctx.matcherAt(this.lastGoodNow);
     }
-  }
-
-  private send(article: Article): boolean {
-    const { account } = this.ctx;
-    if (account.mode === 'live' && account.points <= 0) {
-      this.fail(
-        new MockHttpError(402, 'ER0301', 'No points remaining on this API key; the stream ends.'),
-      );
-      return false;
-    }
-    account.charge(1);
-    this.out.article(article.id, account.mode === 'test' ? previewArticle(article) : article);
-    this.session.sent(article.id);
-    this.sentHere++;
-    const s = this.scenario;
-    if (s !== undefined && this.sentHere >= s.after) {
-      if (s.kind === 'drop') {
-        this.stop();
-        this.out.cut();
-      } else if (s.kind === 'revoke') {
-        this.fail(new MockHttpError(401, 'ER0361', 'This API key was revoked.'));
-      } else {
-        this.fail(
-          new MockHttpError(
-            408,
-            'ER0362',
-            'Maximum stream session lifetime reached (X-Mock-Scenario); reconnect to go on.',
-          ),
-        );
-      }
-      return false;
-    }
-    return true;
   }
 
   /** Sends the error event and ends the stream. */

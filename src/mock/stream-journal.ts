@@ -16,6 +16,14 @@ import { f64 } from './store/grow.js';
 
 /** Kept: the longest replay window (STREAM_MAX_AGE.max minutes) or this many articles, whichever is less. */
 export const JOURNAL_MAX_ENTRIES = 200_000;
+/**
+ * The JSON text of the newest articles is kept too, up to this many bytes
+ * (about 40,000 articles of 6 KB: 20 s at 2,000 a second), so a stream
+ * catching up after an outage sends text already made: an article made
+ * again from the store costs about a millisecond, which made a replay
+ * slower than the live rate. Older articles are made again.
+ */
+export const JOURNAL_TEXT_BYTES = 256 * 1024 * 1024;
 
 export class StreamJournal {
   private ids = f64();
@@ -35,6 +43,7 @@ export class StreamJournal {
     /** An indexed article by id (the store makes it again). */
     readonly article: (id: number) => Article | undefined,
     private readonly maxEntries = JOURNAL_MAX_ENTRIES,
+    private readonly maxTextBytes = JOURNAL_TEXT_BYTES,
   ) {
     this.unsubscribe = bus.subscribe((articles) => this.append(articles));
   }
@@ -53,14 +62,35 @@ export class StreamJournal {
     return this.offset + this.ids.length;
   }
 
+  /** The JSON text (UTF-8) of the newest articles by position, oldest first (Map order). */
+  private readonly texts = new Map<number, Buffer>();
+  private textBytes = 0;
+
   private append(articles: readonly Article[]): void {
     const now = this.clock.nowMs();
     for (const article of articles) {
+      const position = this.end;
       this.ids.push(article.id);
       this.times.push(now);
       this.newest = Math.max(this.newest, article.id);
+      if (this.maxTextBytes > 0) {
+        const text = Buffer.from(JSON.stringify(article));
+        this.texts.set(position, text);
+        this.textBytes += text.length;
+      }
     }
     this.trim(now);
+    // Oldest first: past the byte bound, or trimmed from the journal.
+    for (const [position, text] of this.texts) {
+      if (this.textBytes <= this.maxTextBytes && position >= this.first) break;
+      this.texts.delete(position);
+      this.textBytes -= text.length;
+    }
+  }
+
+  /** The JSON text of the article at a position, when it is still kept (see JOURNAL_TEXT_BYTES). */
+  textAt(position: number): string | undefined {
+    return this.texts.get(position)?.toString('utf8');
   }
 
   private trim(now: number): void {
@@ -76,28 +106,50 @@ export class StreamJournal {
     this.head = 0;
   }
 
+  /** The position of the oldest entry still kept: a stream behind it has lost articles. */
+  get first(): number {
+    return this.offset + this.head;
+  }
+
+  /** The id at a position between `first` and `end`. */
+  idAt(position: number): number {
+    return this.ids.data[position - this.offset] as number;
+  }
+
   /**
-   * Ids of the articles indexed after `lastEventId` and within `maxAgeMs` of
-   * now, oldest first. An id the journal does not know (an old fixture
-   * article, an id trimmed away) counts by value: ids grow in indexing order.
+   * Where a replay after `lastEventId` starts: the first entry with a
+   * greater id that was indexed within `maxAgeMs` of now (`end` when there
+   * is none, or when the id is not a number). An id the journal does not
+   * know (an old fixture article, an id trimmed away) counts by value: ids
+   * grow in indexing order, and so do the times.
    */
-  after(lastEventId: string, maxAgeMs: number): number[] {
+  positionAfter(lastEventId: string, maxAgeMs: number): number {
     const id = Number(lastEventId);
-    if (Number.isNaN(id)) return [];
+    if (Number.isNaN(id)) return this.end;
     const since = this.clock.nowMs() - maxAgeMs;
-    // First entry with a greater id.
+    const byId = this.firstIndex((i) => (this.ids.data[i] as number) > id);
+    const byTime = this.firstIndex((i) => (this.times.data[i] as number) >= since);
+    return this.offset + Math.max(byId, byTime);
+  }
+
+  /** The first kept index where `above` holds (it holds from there on), or the length. */
+  private firstIndex(above: (index: number) => boolean): number {
     let lo = this.head;
     let hi = this.ids.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.ids.data[mid] as number) <= id) lo = mid + 1;
-      else hi = mid;
+      if (above(mid)) hi = mid;
+      else lo = mid + 1;
     }
-    const out: number[] = [];
-    for (let i = lo; i < this.ids.length; i++) {
-      if ((this.times.data[i] as number) >= since) out.push(this.ids.data[i] as number);
-    }
-    return out;
+    return lo;
+  }
+
+  /**
+   * Ids of the articles indexed after `lastEventId` and within `maxAgeMs` of
+   * now, oldest first (see `positionAfter`).
+   */
+  after(lastEventId: string, maxAgeMs: number): number[] {
+    return this.since(this.positionAfter(lastEventId, maxAgeMs));
   }
 
   /** Ids of the articles indexed at or after position `position` (from `end`). */

@@ -39,11 +39,15 @@ export interface OpenSession {
   release(): void;
 }
 
+/** Bytes a connection holds in this process on their way to its client. */
+export type BufferedBytes = () => number;
+
 interface Entry {
   info: SessionInfo;
   key: string;
   /** Ends the stream with this error (ER0364 when closed through the endpoint). */
   close: (error: MockHttpError) => void;
+  buffered: BufferedBytes | undefined;
 }
 
 export class StreamSessions {
@@ -51,7 +55,11 @@ export class StreamSessions {
   /** Streams opened since the server started, per key (tests wait on it). */
   private readonly openedByKey = new Map<string, number>();
 
-  constructor(private readonly clock: MockClock) {}
+  constructor(
+    private readonly clock: MockClock,
+    /** Articles a slow client may fall behind before it is dropped (stream-feed.ts's default otherwise). */
+    readonly maxLag?: number | undefined,
+  ) {}
 
   /** Registers a stream, or throws 429 ER0360 when the key has its plan's number open. */
   open(
@@ -59,6 +67,7 @@ export class StreamSessions {
     transport: StreamTransportName,
     filters: Record<string, unknown>,
     close: (error: MockHttpError) => void,
+    buffered?: BufferedBytes,
   ): OpenSession {
     const cap = STREAM_CAPS[account.plan];
     if (this.countFor(account.key) >= cap) {
@@ -72,6 +81,7 @@ export class StreamSessions {
     const entry: Entry = {
       key: account.key,
       close,
+      buffered,
       info: {
         session_id: id,
         transport,
@@ -123,6 +133,13 @@ export class StreamSessions {
       ),
     );
     return true;
+  }
+
+  /** What the open streams hold in this process, waiting for slow clients: bounded by design. */
+  bufferedBytes(): number {
+    let n = 0;
+    for (const entry of this.byId.values()) n += entry.buffered?.() ?? 0;
+    return n;
   }
 
   get size(): number {

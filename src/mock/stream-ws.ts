@@ -43,6 +43,8 @@ import { WS_PATH, reject } from './upgrade-reject.js';
 export { WS_PATH };
 /** How long a new socket waits for the client's first frame before going live: 1 s, and at least 1 mock second. */
 export const RESUME_GRACE_MS = 1000;
+/** Bytes a socket may hold unsent before its feed waits (a slow reader). */
+const WS_HIGH_WATER = 256 * 1024;
 
 /**
  * The resume grace in wall-clock milliseconds. The client's `resume` crosses
@@ -95,6 +97,14 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
 
     let feed: StreamFeed;
     let ws: WebSocket | undefined;
+    // A feed waiting for a full socket to drain: told when a frame's write completes below the mark.
+    let waiting: (() => void) | undefined;
+    const tookIt = (): void => {
+      if (waiting === undefined || (ws?.bufferedAmount ?? 0) >= WS_HIGH_WATER) return;
+      const ready = waiting;
+      waiting = undefined;
+      ready();
+    };
     const send = (frame: unknown): void => {
       if (ws !== undefined && ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
@@ -139,10 +149,23 @@ export function createWsEndpoint(deps: WsDeps): WsEndpoint {
           transport: 'ws',
         },
         {
-          article: (id, article) => send({ type: 'article', id, article }),
+          articles: (items) => {
+            const socket = ws;
+            if (socket === undefined || socket.readyState !== socket.OPEN) return false;
+            for (const { id, json } of items) {
+              // The frame's JSON around the article's own text: no second encoding.
+              socket.send(`{"type":"article","id":${id},"article":${json}}`, tookIt);
+            }
+            return socket.bufferedAmount < WS_HIGH_WATER;
+          },
+          whenWritable: (ready) => {
+            if (ws !== undefined && ws.bufferedAmount >= WS_HIGH_WATER) waiting = ready;
+            else setImmediate(ready);
+          },
           heartbeat: () => send({ type: 'heartbeat' }),
           error: (envelope) => send({ type: 'error', error: envelope }),
           end: () => ws?.close(1000, 'stream ended'),
+          buffered: () => ws?.bufferedAmount ?? 0,
           // The frames already sent get out first (the ping's callback comes
           // once the socket took them), then the socket dies without a close frame.
           cut: () => {

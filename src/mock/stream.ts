@@ -66,13 +66,22 @@ export function openStream(
       transport: 'sse',
     },
     {
-      article: (id, payload) =>
-        write(`event: article\nid: ${id}\ndata: ${JSON.stringify(payload)}\n\n`),
+      articles: (items) => {
+        let text = '';
+        for (const { id, json } of items) text += `event: article\nid: ${id}\ndata: ${json}\n\n`;
+        return !res.writableEnded && !res.destroyed && res.write(text);
+      },
+      // Never called back once the socket is gone: the feed stops on 'close' then.
+      whenWritable: (ready) => {
+        if (res.writableNeedDrain) res.once('drain', ready);
+        else setImmediate(ready);
+      },
       heartbeat: () => write(': heartbeat\n\n'),
       error: (envelope) => write(`event: error\ndata: ${JSON.stringify(envelope)}\n\n`),
       end: () => {
         if (!res.writableEnded) res.end();
       },
+      buffered: () => res.writableLength + (res.socket?.writableLength ?? 0),
       cut: () => {
         // As a network cut: what was written gets out, then the socket ends
         // without the terminating chunk, so the client sees a broken stream.

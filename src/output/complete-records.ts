@@ -23,14 +23,25 @@ export type RecordEnds = 'line' | 'csv';
 
 /** The length of the file up to and including the line end of its last complete record (0: none). */
 export async function completeLength(path: string, ends: RecordEnds): Promise<number> {
+  return (await lastRecord(path, ends)).end;
+}
+
+/**
+ * Where the last complete record starts and ends (`start === end`: none), so
+ * a restarted stream can read the id of the last article it wrote.
+ */
+export async function lastRecord(
+  path: string,
+  ends: RecordEnds,
+): Promise<{ start: number; end: number }> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
     const buffer = Buffer.alloc(Math.min(CHUNK, size));
     const read: Read = (position, length) => handle.read(buffer, 0, length, position);
-    return ends === 'csv'
-      ? await lastCsvRecordEnd(read, buffer, size)
-      : await lastLineEnd(read, buffer, size);
+    if (ends === 'csv') return await lastCsvRecord(read, buffer, size);
+    const end = await lastLineEnd(read, buffer, size);
+    return { start: end === 0 ? 0 : await lastLineEnd(read, buffer, end - 1), end };
   } finally {
     await handle.close();
   }
@@ -38,6 +49,7 @@ export async function completeLength(path: string, ends: RecordEnds): Promise<nu
 
 type Read = (position: number, length: number) => Promise<{ bytesRead: number }>;
 
+/** Just after the last line end before `size` (0: none). */
 async function lastLineEnd(read: Read, buffer: Buffer, size: number): Promise<number> {
   for (let end = size; end > 0; ) {
     const start = Math.max(0, end - buffer.length);
@@ -49,9 +61,15 @@ async function lastLineEnd(read: Read, buffer: Buffer, size: number): Promise<nu
   return 0;
 }
 
-async function lastCsvRecordEnd(read: Read, buffer: Buffer, size: number): Promise<number> {
+async function lastCsvRecord(
+  read: Read,
+  buffer: Buffer,
+  size: number,
+): Promise<{ start: number; end: number }> {
   let quoted = false;
   let end = 0;
+  // Where the record before the last one ended: the last one's start.
+  let start = 0;
   for (let offset = 0; offset < size; ) {
     const { bytesRead } = await read(offset, Math.min(buffer.length, size - offset));
     if (bytesRead === 0) break;
@@ -62,8 +80,13 @@ async function lastCsvRecordEnd(read: Read, buffer: Buffer, size: number): Promi
       if (!quoted) {
         const stop = quote === -1 ? chunk.length : quote;
         if (stop > i) {
-          const lf = chunk.subarray(i, stop).lastIndexOf(LF);
-          if (lf !== -1) end = offset + i + lf + 1;
+          const segment = chunk.subarray(i, stop);
+          const lf = segment.lastIndexOf(LF);
+          if (lf !== -1) {
+            const before = lf === 0 ? -1 : segment.lastIndexOf(LF, lf - 1);
+            start = before === -1 ? end : offset + i + before + 1;
+            end = offset + i + lf + 1;
+          }
         }
       }
       if (quote === -1) break;
@@ -72,5 +95,5 @@ async function lastCsvRecordEnd(read: Read, buffer: Buffer, size: number): Promi
     }
     offset += bytesRead;
   }
-  return end;
+  return { start, end };
 }

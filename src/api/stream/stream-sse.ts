@@ -75,7 +75,14 @@ export class SseTransport implements StreamTransport {
       pending = [];
       for await (const chunk of body as AsyncIterable<Uint8Array>) {
         request.onActivity();
-        const text = decoder.decode(chunk, { stream: true });
+        let text = decoder.decode(chunk, { stream: true });
+        // What else already arrived goes into the same batch (a replay comes
+        // faster than it is written): one write and one flush for all of it.
+        for (let more: Uint8Array | null; text.length < COALESCE_CHARS; ) {
+          more = body.read() as Uint8Array | null;
+          if (more === null) break;
+          text += decoder.decode(more, { stream: true });
+        }
         // Before the chunk's articles: a position never moves past one not yet handed out.
         for (const id of positions.feed(text)) pending.push({ kind: 'position', id });
         parser.feed(text);
@@ -114,6 +121,9 @@ export class SseTransport implements StreamTransport {
   }
 }
 
+/** At most this much text read at once into one batch. */
+const COALESCE_CHARS = 1024 * 1024;
+
 /** Longest line start kept while a line is incomplete: enough for any `id:` field. */
 const LINE_HEAD = 1024;
 
@@ -135,6 +145,17 @@ export class DatalessIds {
     const out: string[] = [];
     let start = this.#afterCr && text.startsWith('\n') ? 1 : 0;
     this.#afterCr = false;
+    if (!text.includes('\r')) {
+      // The usual case, LF only: from line end to line end natively, not character by character.
+      for (let i = text.indexOf('\n', start); i !== -1; i = text.indexOf('\n', start)) {
+        this.#line(this.#head + text.slice(start, Math.min(i, start + LINE_HEAD)), out);
+        this.#head = '';
+        start = i + 1;
+      }
+      if (this.#head.length < LINE_HEAD)
+        this.#head += text.slice(start, start + LINE_HEAD - this.#head.length);
+      return out;
+    }
     for (let i = start; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c !== 10 && c !== 13) continue;

@@ -5,9 +5,10 @@
  * `Last-Event-ID`, so the service replays what was indexed meanwhile (within
  * `stream.max_age`) and nothing already written comes again.
  *
- * The state moves after every batch has reached the output (a live file or
- * stdout), never before: a run killed between the two writes that batch again
- * on the next run, and loses nothing.
+ * The state moves after batches have reached the output (a live file or
+ * stdout), never before: a run killed between the two loses nothing. With a
+ * live file the restart also reads the file's last id, so that batch is not
+ * written again either (src/cli/stream/file-position.ts).
  */
 import type { RequestSpec } from '../../api/types.js';
 import { STREAM_PROTOCOL } from '../../params/stream-params.js';
