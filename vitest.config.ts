@@ -1,12 +1,39 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { builtTestFiles } from './test/helpers/test-projects.js';
+
+// Two projects: "unit" runs against the sources in-process and needs no build
+// (`npm run test:fast`, the edit loop); "built" holds the files that spawn
+// bin/news.js or read dist/, and builds dist/ first when it is missing or
+// stale (test/helpers/build-once.ts). `npm test` runs both.
+const built = builtTestFiles();
+
+// Most files spend their time waiting (on a server, a child process, a
+// pipe), not computing: one worker per core left a 2-core machine half idle.
+// NEWS_TEST_WORKERS overrides it (1 to run the files one at a time).
+const workers = Number(process.env['NEWS_TEST_WORKERS']) || Math.max(2, availableParallelism() + 1);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: workers,
     // Removes each file's temp folders (test/helpers/scratch.ts) after its tests.
     setupFiles: ['test/helpers/scratch-cleanup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: built },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'built',
+          include: built,
+          globalSetup: ['test/helpers/build-once.ts'],
+        },
+      },
+    ],
   },
 });
