@@ -1,12 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { builtTestFiles } from './test/helpers/test-projects.js';
+import { testProjects } from './test/helpers/test-projects.js';
 
-// Two projects: "unit" runs against the sources in-process and needs no build
-// (`npm run test:fast`, the edit loop); "built" holds the files that spawn
-// bin/news.js or read dist/, and builds dist/ first when it is missing or
-// stale (test/helpers/build-once.ts). `npm test` runs both.
-const built = builtTestFiles();
+// Three projects (test/helpers/test-projects.ts says which file goes where):
+// "unit" and "unit-own-process" run against the sources in-process and need
+// no build (`npm run test:fast`, the edit loop); "built" holds the files that
+// spawn bin/news.js or read dist/, and builds dist/ first when it is missing
+// or stale (test/helpers/build-once.ts). `npm test` runs all three.
+const files = testProjects();
 
 // Most files spend their time waiting (on a server, a child process, a
 // pipe), not computing: one worker per core left a 2-core machine half idle.
@@ -24,13 +25,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: built },
+        // Several files to a process: the sources are imported once per process.
+        test: { name: 'unit', include: files.shared, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-own-process', include: files.ownProcess },
       },
       {
         extends: true,
         test: {
           name: 'built',
-          include: built,
+          include: files.built,
           globalSetup: ['test/helpers/build-once.ts'],
         },
       },

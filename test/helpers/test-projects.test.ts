@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { staleReason } from './build-once.js';
 import { scratchDir } from './scratch.js';
-import { builtTestFiles } from './test-projects.js';
+import { testProjects } from './test-projects.js';
 
 describe('the split of the suite (vitest.config.ts)', () => {
-  const built = builtTestFiles();
+  const { built, ownProcess, shared } = testProjects();
 
   it('puts every file of test/e2e/ in the built project', () => {
     const e2e = readdirSync('test/e2e').filter((f) => f.endsWith('.test.ts'));
@@ -16,13 +16,26 @@ describe('the split of the suite (vitest.config.ts)', () => {
 
   it('finds a file by its import of the binary, a dist/ path, or its `// needs dist/:` line', () => {
     expect(built).toContain('test/s3/errors.test.ts'); // helpers/spawn.js
-    expect(built).toContain('test/cli/completion.test.ts'); // ../../dist/cli/completion/tree.json
+    expect(built).toContain('test/cli/completion-shells.test.ts'); // ../../dist/cli/completion/tree.json
+    expect(built).not.toContain('test/cli/completion.test.ts');
     expect(built).toContain('test/mock/store.test.ts'); // needs dist/: the store file
   });
 
-  it('leaves the in-process files to the unit project', () => {
-    expect(built).not.toContain('test/cli/search.test.ts');
-    expect(built).not.toContain('test/helpers/test-projects.test.ts');
+  it('leaves the in-process files to the unit projects', () => {
+    expect(shared).toContain('test/cli/search.test.ts');
+    expect(shared).toContain('test/helpers/test-projects.test.ts');
+  });
+
+  it('gives a process of its own to a file that replaces a module or changes the directory', () => {
+    expect(ownProcess).toContain('test/cli/file-errors.test.ts'); // mocks node:fs
+    expect(ownProcess).toContain('test/docs-examples.test.ts'); // process.chdir
+    expect(shared).not.toContain('test/cli/file-errors.test.ts');
+  });
+
+  it('puts each test file in one project', () => {
+    const all = [...built, ...ownProcess, ...shared];
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBeGreaterThan(100);
   });
 });
 
