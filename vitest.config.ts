@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testProjects } from './test/helpers/test-projects.js';
 
-// Three projects (test/helpers/test-projects.ts says which file goes where):
+// Four projects (test/helpers/test-projects.ts says which file goes where):
 // "unit" and "unit-own-process" run against the sources in-process and need
-// no build (`npm run test:fast`, the edit loop); "built" holds the files that
+// no build (`npm run test:fast`, the edit loop); "unit-slow" is in-process
+// too, but each of its files takes seconds; "built" holds the files that
 // spawn bin/news.js or read dist/, and builds dist/ first when it is missing
-// or stale (test/helpers/build-once.ts). `npm test` runs all three.
+// or stale (test/helpers/build-once.ts). `npm test` runs all four.
 const files = testProjects();
 
 // Most files spend their time waiting (on a server, a child process, a
@@ -31,6 +32,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'unit-own-process', include: files.ownProcess },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-slow', include: files.slow },
       },
       {
         extends: true,

@@ -6,7 +6,7 @@ import { scratchDir } from './scratch.js';
 import { testProjects } from './test-projects.js';
 
 describe('the split of the suite (vitest.config.ts)', () => {
-  const { built, ownProcess, shared } = testProjects();
+  const { built, ownProcess, shared, slow } = testProjects();
 
   it('puts every file of test/e2e/ in the built project', () => {
     const e2e = readdirSync('test/e2e').filter((f) => f.endsWith('.test.ts'));
@@ -28,12 +28,19 @@ describe('the split of the suite (vitest.config.ts)', () => {
 
   it('gives a process of its own to a file that replaces a module or changes the directory', () => {
     expect(ownProcess).toContain('test/cli/file-errors.test.ts'); // mocks node:fs
-    expect(ownProcess).toContain('test/docs-examples.test.ts'); // process.chdir
+    expect(ownProcess).toContain('test/output/atomic-writeback.test.ts'); // mocks node:fs
     expect(shared).not.toContain('test/cli/file-errors.test.ts');
   });
 
+  it('keeps the slow in-process files out of the edit loop', () => {
+    expect(slow).toContain('test/s3/export.test.ts');
+    expect(slow).toContain('test/mock/fixtures.test.ts');
+    expect(slow).toContain('test/docs-examples.test.ts');
+    expect(shared).toContain('test/mock/server-auth.test.ts');
+  });
+
   it('puts each test file in one project', () => {
-    const all = [...built, ...ownProcess, ...shared];
+    const all = [...built, ...ownProcess, ...shared, ...slow];
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBeGreaterThan(100);
   });

@@ -14,6 +14,12 @@
  * A file that changes what the next file in its process would see gets a
  * process of its own: it replaces a module (vi.mock, vi.doMock), a global
  * (vi.stubGlobal, vi.stubEnv, fake timers) or the working directory.
+ *
+ * The edit loop (`npm run test:fast`) leaves out the in-process files that
+ * take seconds of CPU each (SLOW: the mock at scale, S3 through s3rver,
+ * property and conformance runs, long paging and stream runs): about a fifth
+ * of the in-process tests, three quarters of their time. They run in
+ * "unit-slow", a process each, with everything else in `npm test`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -24,6 +30,18 @@ const NEEDS_BUILD = /helpers\/(spawn|mcp)\.js['"]|['"](\.\.\/)+dist\/|^\/\/ need
 
 const CHANGES_THE_PROCESS =
   /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|\bprocess\.chdir\(/;
+
+const SLOW: readonly RegExp[] = [
+  /^test\/(s3|fuzz|conformance)\//,
+  /^test\/cli\/unattended\//,
+  /^test\/mock\/(fixtures.*|conformance-.*|extras-lean|store-grown-cache|publisher|long-running|search-row-sets)\.test\.ts$/,
+  /^test\/cli\/(stream|paging|every-format|views|webhooks)\.test\.ts$/,
+  /^test\/output\/(delimited-bytes|json-bytes)\.test\.ts$/,
+  /^test\/query\/properties\.test\.ts$/,
+  /^test\/docs-examples\.test\.ts$/,
+  // Runs vitest itself, in a process of its own.
+  /^test\/helpers\/scratch\.test\.ts$/,
+];
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];
@@ -42,14 +60,17 @@ export interface TestProjects {
   ownProcess: string[];
   /** In-process, sharing processes: all the other test files. */
   shared: string[];
+  /** In-process, seconds of CPU each: not in the edit loop. */
+  slow: string[];
 }
 
 export function testProjects(): TestProjects {
-  const out: TestProjects = { built: [], ownProcess: [], shared: [] };
+  const out: TestProjects = { built: [], ownProcess: [], shared: [], slow: [] };
   for (const path of testFiles(join(root, 'test')).sort()) {
     const file = relative(root, path).split('\\').join('/');
     const text = readFileSync(path, 'utf8');
     if (file.startsWith('test/e2e/') || NEEDS_BUILD.test(text)) out.built.push(file);
+    else if (SLOW.some((slow) => slow.test(file))) out.slow.push(file);
     else if (CHANGES_THE_PROCESS.test(text)) out.ownProcess.push(file);
     else out.shared.push(file);
   }
