@@ -1,12 +1,50 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { testProjects } from './test/helpers/test-projects.js';
+
+// Four projects (test/helpers/test-projects.ts says which file goes where):
+// "unit" and "unit-own-process" run against the sources in-process and need
+// no build (`npm run test:fast`, the edit loop); "unit-slow" is in-process
+// too, but each of its files takes seconds; "built" holds the files that
+// spawn bin/news.js or read dist/, and builds dist/ first when it is missing
+// or stale (test/helpers/build-once.ts). `npm test` runs all four.
+const files = testProjects();
+
+// Most files spend their time waiting (on a server, a child process, a
+// pipe), not computing: one worker per core left a 2-core machine half idle.
+// NEWS_TEST_WORKERS overrides it (1 to run the files one at a time).
+const workers = Number(process.env['NEWS_TEST_WORKERS']) || Math.max(2, availableParallelism() + 1);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: workers,
     // Removes each file's temp folders (test/helpers/scratch.ts) after its tests.
     setupFiles: ['test/helpers/scratch-cleanup.ts'],
+    projects: [
+      {
+        extends: true,
+        // Several files to a process: the sources are imported once per process.
+        test: { name: 'unit', include: files.shared, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-own-process', include: files.ownProcess },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-slow', include: files.slow },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'built',
+          include: files.built,
+          globalSetup: ['test/helpers/build-once.ts'],
+        },
+      },
+    ],
   },
 });

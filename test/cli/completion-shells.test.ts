@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { liveTree } from '../../src/cli/completion/in-process.js';
+import { unpackTree } from '../../src/cli/completion/tree-file.js';
 import { BIN } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,6 +43,17 @@ const CASES: readonly [string, string][] = [
   ['news completion ', 'fish'],
   ['news convert saved-rec', 'saved-records.jsonl'],
 ];
+
+describe('the tree the shells complete from', () => {
+  it('the built tree (the fast path) equals the tree of the live program', () => {
+    const built = unpackTree(
+      readFileSync(new URL('../../dist/cli/completion/tree.json', import.meta.url), 'utf8'),
+    );
+    expect(built, 'dist/cli/completion/tree.json is stale: npm run build').toEqual(
+      JSON.parse(JSON.stringify(liveTree())),
+    );
+  });
+});
 
 function skipUnless(shell: string): boolean {
   if (has(shell)) return false;

@@ -21,6 +21,8 @@ import { runCli } from '../helpers/cli.js';
 import { BIN } from '../helpers/spawn.js';
 
 const run = promisify(execFile);
+/** What a server prints once it listens. */
+const SERVING = /^http:\/\/127\.0\.0\.1:\d+(\/mcp)?$/m;
 
 function allExamples(): { where: string; line: string }[] {
   const out: { where: string; line: string }[] = [];
@@ -165,11 +167,20 @@ describe('examples in --help', () => {
       const serve =
         (argv[1] === 'mock' && argv[2] === 'serve') ||
         (argv[1] === 'mcp' && argv.includes('--http'));
+      const stop = new AbortController();
       const r = await runCli(argv.slice(1), {
         env: env(home),
-        ...(serve ? { signal: AbortSignal.timeout(2000) } : {}),
+        ...(serve
+          ? {
+              // Stopped as soon as it prints its address, or after 10 s if it never does.
+              signal: AbortSignal.any([stop.signal, AbortSignal.timeout(10_000)]),
+              onStdout: (text: string) => {
+                if (SERVING.test(text)) stop.abort();
+              },
+            }
+          : {}),
       });
-      if (serve) expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+(\/mcp)?$/m);
+      if (serve) expect(r.stdout).toMatch(SERVING);
       expect(r.code, r.stderr).toBe(0);
       return;
     }

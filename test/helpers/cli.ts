@@ -19,6 +19,8 @@ export interface CliOptions {
   stdinTty?: boolean;
   signal?: AbortSignal;
   now?: Date;
+  /** Called with all of stdout so far at each write: to stop a server once it says it is up. */
+  onStdout?: (text: string) => void;
 }
 
 /**
@@ -41,7 +43,10 @@ export async function runCli(
   const stderr = Object.assign(new PassThrough(), { isTTY: false });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
+  stdout.on('data', (c: Buffer) => {
+    out.push(c);
+    options.onStdout?.(Buffer.concat(out).toString('utf8'));
+  });
   stderr.on('data', (c: Buffer) => err.push(c));
   const io: CliIO = {
     stdout,

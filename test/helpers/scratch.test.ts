@@ -32,8 +32,17 @@ describe('test scratch folders', () => {
          writeFileSync(${JSON.stringify(said)}, isolatedConfigHome());
        });`,
     );
+    // The project config with its test settings (setupFiles above all), run
+    // on this one folder: its projects would run the repository's tests.
+    const config = join(dir, 'vitest.config.ts');
+    writeFileSync(
+      config,
+      `import config from ${JSON.stringify(join(repo, 'vitest.config.ts'))};
+       const { projects: _, ...test } = config.test ?? {};
+       export default { ...config, test: { ...test, include: ['test/**/*.test.ts'], dir: ${JSON.stringify(dir)} } };`,
+    );
     const vitest = join(repo, 'node_modules/vitest/vitest.mjs');
-    execFileSync(process.execPath, [vitest, 'run', '--config', 'vitest.config.ts', '--dir', dir], {
+    execFileSync(process.execPath, [vitest, 'run', '--config', config], {
       cwd: repo,
       stdio: 'pipe',
     });

@@ -2,6 +2,7 @@
  * The fixture store (src/mock/store/): the file the build writes, the
  * columns, the article bytes, and how the table grows and shrinks.
  */
+// needs dist/: the store file the build wrote (storeFilePath) is checked against a fresh encoding.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
