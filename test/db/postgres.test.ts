@@ -312,7 +312,7 @@ describe('errors', () => {
     const failure = describeFailure(error, false);
     expect(failure.exitCode).toBe(5);
     const text = failure.lines.join('\n');
-    expect(text).toContain(`127.0.0.1:${port}/db`);
+    expect(text).toContain(`127.0.0.1:${port}/db, table articles`);
     expect(text).not.toContain('secret-x');
     expect(text).not.toMatch(/\n\s+at /);
   });

@@ -242,7 +242,7 @@ export const openPostgres: OpenDatabase = async (
   hooks: DatabaseHooks,
 ) => {
   // The table name is checked before anything connects.
-  layoutFor(options);
-  const conn = await connectPostgres(url.url, url.redacted);
+  const layout = layoutFor(options);
+  const conn = await connectPostgres(url.url, url.redacted, layout.main.name);
   return new PostgresSession(conn, options, hooks);
 };
