@@ -5,16 +5,16 @@
 // database writes the last one (two batches in memory at most): the reading
 // and the server's work overlap on two cores. Prints {"ms", "peakMB"}.
 //
-//   node bench/db-load-run.mjs URL FILE [--table NAME] [--write merge|append|replace]
+//   node bench/db-load-run.mjs URL FILE [--table NAME] [--write merge|append|replace] [--batch 10000]
 //
 // Until `convert -o postgres://…` is wired into the CLI, the database
 // benchmarks (db-postgres.mjs, db-duckdb.mjs) time this.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { option } from './lib.mjs';
+import { numberOption, option } from './lib.mjs';
 
 const [url, file] = process.argv.slice(2);
-const BATCH = 10_000;
+const BATCH = numberOption('batch', 10_000);
 const { parseDatabaseUrl } = await import('../dist/output/destinations/database/url.js');
 const parsed = parseDatabaseUrl(url);
 if (parsed === undefined) throw new Error(`${url} is not a database URL`);

@@ -8,7 +8,7 @@
 // the per-round ratios. With `--memory N`, one more load of N records and
 // its peak memory against `news convert` of the same file to JSONL.
 //
-//   npm run build && node bench/db-postgres.mjs [--articles 20000] [--runs 3] [--memory 100000]
+//   npm run build && node bench/db-postgres.mjs [--articles 20000] [--runs 3] [--memory 100000] [--batch 10000]
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
@@ -21,6 +21,8 @@ import { BIN, median, numberOption, timeNode } from './lib.mjs';
 const articles = numberOption('articles', 20_000);
 const runs = numberOption('runs', 3);
 const memory = numberOption('memory', 0);
+/** Records per batch (convert's at most 10,000). */
+const batch = String(numberOption('batch', 10_000));
 
 const { KIND_TABLES } = await import('../dist/output/destinations/database/fields.js');
 const fields = KIND_TABLES.article.fields;
@@ -78,7 +80,7 @@ try {
   for (let i = 0; i < runs; i++) {
     await dropOurs(server.url);
     const a = timeNode(['bench/db-pg-copy.mjs', server.url, csv, 'reference']);
-    const b = timeNode(['bench/db-load-run.mjs', server.url, jsonl]);
+    const b = timeNode(['bench/db-load-run.mjs', server.url, jsonl, '--batch', batch]);
     reference.push(a);
     ours.push(b);
     ratios.push(b / a);
@@ -89,7 +91,7 @@ try {
     );
   }
   console.log(
-    `PostgreSQL load of ${articles} articles (${runs} rounds; rows ${JSON.stringify(counts[0])})`,
+    `PostgreSQL load of ${articles} articles (batches of ${batch}, ${runs} rounds; rows ${JSON.stringify(counts[0])})`,
   );
   console.log(
     `  reference: COPY of the CSV  median ${median(reference).toFixed(0)} ms  ${reference.map((x) => x.toFixed(0)).join(' ')}`,
@@ -104,9 +106,13 @@ try {
   if (memory > 0) {
     const big = await apiArticles(memory);
     await dropOurs(server.url);
-    const run = spawnSync(process.execPath, ['bench/db-load-run.mjs', server.url, big], {
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['bench/db-load-run.mjs', server.url, big, '--batch', batch],
+      {
+        encoding: 'utf8',
+      },
+    );
     if (run.status !== 0) throw new Error(run.stderr);
     const load = JSON.parse(run.stdout);
     const ref = spawnSync(
@@ -118,7 +124,7 @@ try {
     );
     const refPeak = Number(ref.stderr.trim().split('\n').at(-1)) / 1024;
     console.log(
-      `peak memory, ${memory} records: load into PostgreSQL ${load.peakMB.toFixed(0)} MB (${(load.ms / 1000).toFixed(1)} s); news convert to JSONL ${refPeak.toFixed(0)} MB; ratio ${(load.peakMB / refPeak).toFixed(2)}x`,
+      `peak memory, ${memory} records in batches of ${batch}: load into PostgreSQL ${load.peakMB.toFixed(0)} MB (${(load.ms / 1000).toFixed(1)} s); news convert to JSONL ${refPeak.toFixed(0)} MB; ratio ${(load.peakMB / refPeak).toFixed(2)}x`,
     );
   }
 } finally {

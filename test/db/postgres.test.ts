@@ -168,6 +168,22 @@ describe('writes', () => {
     expect(row?.title).toBe('A later version');
   });
 
+  it('merges a batch of new and known ids, and one of new ids only, to the same rows', async () => {
+    const url = await freshDb();
+    const records = fixtureArticles(30);
+    const session = await open(url);
+    await session.writeBatch(records.slice(0, 10));
+    // Ten known, ten new: through the staging table.
+    await session.writeBatch(records.slice(0, 20));
+    // All new: straight into the table.
+    await session.writeBatch(records.slice(20));
+    await session.close();
+    expect(await count(url, 'articles')).toBe(30);
+    for (const list of ['entities', 'locations_mentioned']) {
+      expect(await count(url, `articles__${list}`), list).toBe(listTotal(records, list));
+    }
+  });
+
   it('appends', async () => {
     const url = await freshDb();
     const records = fixtureArticles(10);
@@ -312,7 +328,7 @@ describe('errors', () => {
     const failure = describeFailure(error, false);
     expect(failure.exitCode).toBe(5);
     const text = failure.lines.join('\n');
-    expect(text).toContain(`127.0.0.1:${port}/db`);
+    expect(text).toContain(`127.0.0.1:${port}/db, table articles`);
     expect(text).not.toContain('secret-x');
     expect(text).not.toMatch(/\n\s+at /);
   });

@@ -36,7 +36,12 @@ export function applicationName(): string {
   return `news ${process.pid}@${hostname()}`.slice(0, 63);
 }
 
-export async function connectPostgres(url: string, redacted: string): Promise<PgConnection> {
+/** `table` is named in a failure to connect, as in every other error of the session. */
+export async function connectPostgres(
+  url: string,
+  redacted: string,
+  table: string,
+): Promise<PgConnection> {
   const [{ default: pg }, { parse }] = await Promise.all([
     import('pg'),
     import('pg-connection-string'),
@@ -78,7 +83,7 @@ export async function connectPostgres(url: string, redacted: string): Promise<Pg
     await client.connect();
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw postgresError(error, where, usedPassword);
+    throw postgresError(error, `${where}, table ${table}`, usedPassword);
   }
   return {
     client,

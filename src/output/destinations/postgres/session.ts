@@ -204,20 +204,58 @@ class PostgresSession implements DatabaseSession {
     const { layout } = this.tables;
     const rows = layout.merge ? lastVersions(records) : records;
     const columns = this.tables.columnsOf(layout.main);
-    for (const sql of createStage(columns)) await this.client.query(sql);
-    await copyLines(this.client, copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
-    await this.client.query(insertMain(this.tables.target(layout.main), columns, layout.merge));
+    const target = this.tables.target(layout.main);
+    const ids = layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [];
+    if (!layout.merge) {
+      await copyLines(this.client, copyInto(qualified(target), columns), mainLines(rows, columns));
+    } else if (!(await this.copyNew(target, columns, rows, ids))) {
+      for (const sql of createStage(columns)) await this.client.query(sql);
+      await copyLines(this.client, copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
+      await this.client.query(insertMain(target, columns, true));
+    }
     for (const child of layout.children) {
       const name = this.tables.target(child);
       const childColumns = this.tables.columnsOf(child);
       const field = child.list?.field as string;
-      if (layout.merge) await this.client.query(deleteChildren(name, layout.kind.parentColumn));
+      if (layout.merge) {
+        await this.client.query(deleteChildren(name, layout.kind.parentColumn), [ids]);
+      }
       await copyLines(
         this.client,
         copyInto(qualified(name), childColumns),
         childLines(rows, field, childColumns),
       );
     }
+  }
+
+  /**
+   * A batch whose ids are all new to the table (a first load, the newest
+   * pages) is COPYed straight into it: the rows a merge would write, without
+   * writing them twice. Should another writer add one of the ids meanwhile,
+   * the key refuses the COPY, which is undone to its savepoint, and the
+   * batch merges through the staging table.
+   */
+  private async copyNew(
+    target: string,
+    columns: readonly FieldDef[],
+    rows: readonly ApiRecord[],
+    ids: readonly unknown[],
+  ): Promise<boolean> {
+    const { rows: found } = await this.client.query<{ taken: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${qualified(target)} WHERE ${ident('id')} = ANY($1::bigint[])) AS taken`,
+      [ids],
+    );
+    if (found[0]?.taken !== false) return false;
+    await this.client.query('SAVEPOINT news_new');
+    try {
+      await copyLines(this.client, copyInto(qualified(target), columns), mainLines(rows, columns));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '23505') throw error;
+      await this.client.query('ROLLBACK TO SAVEPOINT news_new');
+      return false;
+    }
+    await this.client.query('RELEASE SAVEPOINT news_new');
+    return true;
   }
 }
 
@@ -242,7 +280,7 @@ export const openPostgres: OpenDatabase = async (
   hooks: DatabaseHooks,
 ) => {
   // The table name is checked before anything connects.
-  layoutFor(options);
-  const conn = await connectPostgres(url.url, url.redacted);
+  const layout = layoutFor(options);
+  const conn = await connectPostgres(url.url, url.redacted, layout.main.name);
   return new PostgresSession(conn, options, hooks);
 };

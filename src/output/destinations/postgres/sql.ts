@@ -1,10 +1,11 @@
 /**
  * The SQL a PostgreSQL session runs. A batch's records arrive by COPY in a
  * temporary staging table shaped like the table (dropped at commit), and
- * one INSERT … ON CONFLICT (id) DO UPDATE moves them; each child table
- * loses the merged records' old rows in one DELETE and gets the new ones
- * by COPY (a batch holds each id once: the session keeps its last
- * version). No row-by-row statements.
+ * one INSERT … ON CONFLICT (id) DO UPDATE moves them (a batch whose ids
+ * are all new is COPYed straight into the table); each child table loses
+ * the merged records' old rows in one DELETE and gets the new ones by COPY
+ * (a batch holds each id once: the session keeps its last version). No
+ * row-by-row statements.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
 import { bareName, ident, qualified } from '../database/names.js';
@@ -117,9 +118,9 @@ export function insertMain(name: string, columns: readonly FieldDef[], merge: bo
     : `${sql} ON CONFLICT (${ident('id')}) DO NOTHING`;
 }
 
-/** Before a merge writes a record's child rows, its earlier ones go. */
+/** Before a merge writes a record's child rows, its earlier ones go ($1: the batch's ids). */
 export function deleteChildren(name: string, parentColumn: string): string {
-  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT ${ident('id')} FROM ${STAGE_TABLE})`;
+  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} = ANY($1::bigint[])`;
 }
 
 export function stateTable(schema: string | undefined): string {
