@@ -1,8 +1,7 @@
-import { tmpdir } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
 import type { CliIO } from '../../src/cli/runtime/io.js';
 import { run } from '../../src/cli/main.js';
-import { scratchDir } from './scratch.js';
+import { scratchDir, scratchRoot } from './scratch.js';
 
 export interface CliResult {
   code: number;
@@ -31,6 +30,21 @@ export function isolatedConfigHome(): string {
   return scratchDir('news-config-');
 }
 
+let home: { root: string; dir: string } | undefined;
+
+/**
+ * A home folder for this test file's runs (its ~/.cache holds the mock's
+ * grown store, completion values): one per file, kept across the file's
+ * runs, and never the one of a file running beside it in another worker.
+ */
+export function fileHome(): string {
+  if (home === undefined || home.root !== scratchRoot()) {
+    const root = scratchRoot();
+    home = { root, dir: scratchDir('news-home-') };
+  }
+  return home.dir;
+}
+
 /** Runs the CLI in-process, the way main() does, with captured stdout and stderr. */
 export async function runCli(
   argv: readonly string[],
@@ -54,7 +68,7 @@ export async function runCli(
     stdin: Object.assign(Readable.from(options.stdin === undefined ? [] : [options.stdin]), {
       isTTY: options.stdinTty === true,
     }),
-    env: { XDG_CONFIG_HOME: isolatedConfigHome(), HOME: tmpdir(), ...options.env },
+    env: { XDG_CONFIG_HOME: isolatedConfigHome(), HOME: fileHome(), ...options.env },
     now: () => options.now ?? new Date(),
   };
   const code = await run(argv, io, options.signal ? { signal: options.signal } : {});

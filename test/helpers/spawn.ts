@@ -1,5 +1,6 @@
 /**
- * The built binary as a user runs it (`npm test` builds dist/ first). Always
+ * The built binary as a user runs it (a file that imports this runs in the
+ * "built" project, which builds dist/ first when stale: build-once.ts). Always
  * spawned asynchronously: a blocking spawn would starve anything serving in
  * the test's own process (a recording server, the mock).
  */
