@@ -10,10 +10,12 @@ import { testProjects } from './test/helpers/test-projects.js';
 // or stale (test/helpers/build-once.ts). `npm test` runs all four.
 const files = testProjects();
 
-// Most files spend their time waiting (on a server, a child process, a
-// pipe), not computing: one worker per core left a 2-core machine half idle.
-// NEWS_TEST_WORKERS overrides it (1 to run the files one at a time).
-const workers = Number(process.env['NEWS_TEST_WORKERS']) || Math.max(2, availableParallelism() + 1);
+// One worker per core, at least two: vitest's default (cores - 1) ran a
+// 2-core machine's files one at a time, while most files spend their time
+// waiting on a server, a child process or a pipe. One more than the cores
+// made the timing-bound files (signals, streams, workers) time out under
+// load. NEWS_TEST_WORKERS overrides it (1 to run the files one at a time).
+const workers = Number(process.env['NEWS_TEST_WORKERS']) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   test: {

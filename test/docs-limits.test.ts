@@ -12,7 +12,8 @@ import { DEFAULT_MAX, DEFAULT_START } from '../src/api/paging/concurrency.js';
 import { MAX_RECONNECT_DELAY_MS } from '../src/api/stream/stream-session.js';
 import { LIMIT_MAX } from '../src/cli/mcp/schema.js';
 import { MAX_JSON_DEPTH } from '../src/mock/json-limits.js';
-import { JOURNAL_MAX_ENTRIES } from '../src/mock/stream-journal.js';
+import { PIECE_ARTICLES } from '../src/mock/stream-feed.js';
+import { JOURNAL_MAX_ENTRIES, JOURNAL_TEXT_BYTES } from '../src/mock/stream-journal.js';
 import { SUGGEST_LIMIT } from '../src/mock/suggest.js';
 import { MAX_BATCH } from '../src/mock/webhook-dispatcher.js';
 import { ARTICLE_IDS_MAX } from '../src/params/article-params.js';
@@ -93,6 +94,9 @@ const LIMITS: [string, RegExp, () => number][] = [
   ['docs/STREAMS.md', /double it, up to (\d+) s/, () => MAX_RECONNECT_DELAY_MS / 1000],
   ['docs/STREAMS.md', /the waits double up to (\d+) s/, () => MAX_RECONNECT_DELAY_MS / 1000],
   ['docs/STREAMS.md', /\(up to ([\d,]+) articles, 24 hours\)/, () => JOURNAL_MAX_ENTRIES],
+  ['docs/MOCK.md', /and at\s+most ([\d,]+), and the JSON text/, () => JOURNAL_MAX_ENTRIES],
+  ['docs/MOCK.md', /the newest articles up to (\d+) MB/, () => JOURNAL_TEXT_BYTES / MB],
+  ['docs/MOCK.md', /\(at most (\d+) articles a write\)/, () => PIECE_ARTICLES],
   ['docs/WEBHOOKS.md', /a signed `POST` of at most (\d+) articles/, () => MAX_BATCH],
   [
     'docs/COMPLETION.md',

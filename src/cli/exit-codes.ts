@@ -14,6 +14,7 @@ import {
 import { redactText } from '../api/redact.js';
 import { type FileAction, errnoOf, fileError, fileProblem } from '../output/file-errors.js';
 import { stripUnsafe } from '../output/terminal-safe.js';
+import { DatabaseAuthError } from '../output/destinations/database/errors.js';
 import { BudgetError } from './budget-error.js';
 
 /** The contract's exit codes. */
@@ -78,6 +79,9 @@ function failureOf(error: unknown, verbose: boolean): Failure {
     const [head, ...hint] = withHint(`error: ${error.message}`, error.hint);
     return { exitCode: EXIT.usage, lines: [head!, ...error.context.map((l) => `  ${l}`), ...hint] };
   }
+  // A database refused the login: no HTTP status to show, the same exit code as a refused key.
+  if (error instanceof DatabaseAuthError)
+    return { exitCode: EXIT.auth, lines: withHint(`error: ${error.message}`, error.hint) };
   if (error instanceof ApiError) {
     const tags = [error.code, error.requestId ? `request id ${error.requestId}` : undefined].filter(
       Boolean,

@@ -149,6 +149,8 @@ describe('errors', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: /);
     expect(r.stdout + r.stderr).not.toContain('not-the-password');
+    // Said as the database's refusal, not as an HTTP answer.
+    expect(r.stderr).not.toContain('HTTP');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -32,7 +32,7 @@ const CHANGES_THE_PROCESS =
   /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|\bprocess\.chdir\(/;
 
 const SLOW: readonly RegExp[] = [
-  /^test\/(s3|fuzz|conformance)\//,
+  /^test\/(s3|fuzz|conformance|db)\//,
   /^test\/cli\/unattended\//,
   /^test\/mock\/(fixtures.*|conformance-.*|extras-lean|store-grown-cache|publisher|long-running|search-row-sets)\.test\.ts$/,
   /^test\/cli\/(stream|paging|every-format|views|webhooks)\.test\.ts$/,
