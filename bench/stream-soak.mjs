@@ -18,6 +18,8 @@
  *   node bench/stream-soak.mjs --rate 2000 --soak 120 --outage 20 --catch-up 15
  */
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import {
   closeSync,
   mkdtempSync,
@@ -205,10 +207,11 @@ await pingLoop;
 server.kill('SIGINT');
 
 console.log('\n3. the file');
-const ids = readFileSync(file, 'utf8')
-  .trimEnd()
-  .split('\n')
-  .map((line) => JSON.parse(line).id);
+// Read a line at a time: a long soak's file is larger than a string can be.
+const ids = [];
+for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+  if (line !== '') ids.push(JSON.parse(line).id);
+}
 const unique = new Set(ids).size;
 let missing = 0;
 for (let i = 1; i < ids.length; i++)
