@@ -156,6 +156,10 @@ describe('news mcp --http, hostile requests', () => {
     );
     expect(status).toBe(413);
     expect(JSON.parse(text).error.message).toMatch(/too large/);
+    // stderr comes through its own pipe, maybe after the answer: wait for it.
+    for (let i = 0; i < 100 && !/larger than \d+ bytes was refused/.test(run.stderr()); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(run.stderr()).toMatch(/larger than \d+ bytes was refused/);
     const next = await post(JSON.stringify(INITIALIZE));
     expect(next.status).toBe(200);

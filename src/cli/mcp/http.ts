@@ -9,7 +9,7 @@
  * bound address (DNS-rebinding protection; 403), and with a token, the
  * `Authorization: Bearer` header must carry it (401). Off loopback a token
  * is required (exposure.ts, checked before anything starts). A body larger
- * than 4 MiB is refused (413) unread.
+ * than 4 MiB is refused (413), its rest read and thrown away.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -112,8 +112,7 @@ export async function serveHttp(
         text = await readBody(req);
       } catch (error) {
         if (!(error instanceof BodyTooLarge)) throw error;
-        mirror('warning', `an HTTP request larger than ${MAX_BODY_BYTES} bytes was refused unread`);
-        res.setHeader('connection', 'close');
+        mirror('warning', `an HTTP request larger than ${MAX_BODY_BYTES} bytes was refused`);
         return reply(
           res,
           413,

@@ -12,20 +12,45 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export class BodyTooLarge extends Error {}
 
 /** The request's body as text; BodyTooLarge past `max` bytes (the rest is not read). */
-export async function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of req) {
-    length += (chunk as Buffer).length;
-    if (length > max) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** What a refused body may still send before its connection is cut (read and thrown away). */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The body as text, at most `max` bytes. A larger one is refused (BodyTooLarge)
+ * and the rest of it read and thrown away, so the client hears the 413 rather
+ * than a reset in the middle of its upload; past DISCARD_BYTES the connection
+ * is cut.
+ */
+export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let refused = false;
+    const refuse = (): void => {
+      refused = true;
+      chunks.length = 0;
+      reject(new BodyTooLarge());
+    };
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) refuse();
+    req.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (refused) {
+        if (length > DISCARD_BYTES) req.socket.destroy();
+        return;
+      }
+      if (length > max) return refuse();
+      chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (!refused) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.once('error', (error) => {
+      if (!refused) reject(error);
+    });
+  });
 }
 
-/** The web Request of a node request whose body (if any) has been read. */
 export function toWebRequest(
   req: IncomingMessage,
   body: string | undefined,
