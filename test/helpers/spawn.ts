@@ -25,11 +25,14 @@ export function spawnCollecting(
   const child = spawn(command, args, { env });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
+  // Decoded across chunks: a character whose bytes a pipe splits stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (c: string) => {
+    stdout += c;
   });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
+  child.stderr.on('data', (c: string) => {
+    stderr += c;
   });
   const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
