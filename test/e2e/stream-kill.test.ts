@@ -37,17 +37,15 @@ function sizeOf(path: string): number {
  * Waits for FILE to grow, freezes the run there (SIGSTOP) and kills it
  * (SIGKILL) when that moment is one a kill must survive: the state behind
  * the file's last record, or a record half written. Otherwise it lets the
- * run go on (SIGCONT) to the next write; after `tries` writes (or at the
- * `tries`th, without `pick`) it kills anyway.
+ * run go on (SIGCONT) to the next write; after `tries` writes it kills anyway.
  */
 async function killOnWrite(
   args: string[],
   file: string,
   state: string,
   tries: number,
-  { environment = env(), pick = true } = {},
 ) {
-  const run = spawnCollecting('node', [BIN, ...args], environment);
+  const run = spawnCollecting('node', [BIN, ...args], env());
   let size = sizeOf(file);
   const deadline = Date.now() + 60_000;
   let exited = false;
@@ -65,7 +63,7 @@ async function killOnWrite(
     size = now;
     seen++;
     run.child.kill('SIGSTOP');
-    if (seen >= tries || (pick && (await exposed(file, state)))) break;
+    if (seen >= tries || (await exposed(file, state))) break;
     run.child.kill('SIGCONT');
   }
   run.child.kill('SIGKILL');
@@ -169,8 +167,19 @@ describe('news stream --state -o FILE under kill -9', () => {
     expect(posted.status).toBe(201);
     const lastPosted = ((await posted.json()) as { ids: number[] }).ids.at(-1)!;
 
-    // Killed at the replay's third write: the state moved with it.
-    await killOnWrite(args, file, state, 3, { environment, pick: false });
+    // Killed as soon as the replay has moved the state (observed, not timed): mid-replay.
+    const replay = spawnCollecting('node', [BIN, ...args], environment);
+    const deadline = Date.now() + 60_000;
+    let ended = false;
+    void replay.exit.then(() => {
+      ended = true;
+    });
+    while (!ended && savedAt() === start) {
+      if (Date.now() > deadline) throw new Error(`the state never moved: ${replay.stderr()}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    replay.child.kill('SIGKILL');
+    await replay.exit;
     const after = savedAt();
     expect(after).toBeGreaterThan(start);
     const ids = idsIn(file, 'jsonl');
