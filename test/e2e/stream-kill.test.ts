@@ -39,12 +39,7 @@ function sizeOf(path: string): number {
  * the file's last record, or a record half written. Otherwise it lets the
  * run go on (SIGCONT) to the next write; after `tries` writes it kills anyway.
  */
-async function killOnWrite(
-  args: string[],
-  file: string,
-  state: string,
-  tries: number,
-) {
+async function killOnWrite(args: string[], file: string, state: string, tries: number) {
   const run = spawnCollecting('node', [BIN, ...args], env());
   let size = sizeOf(file);
   const deadline = Date.now() + 60_000;
