@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiArticles } from './api-articles.mjs';
-import { median, numberOption, timeNode } from './lib.mjs';
+import { BIN, median, numberOption, timeNode } from './lib.mjs';
 
 const articles = numberOption('articles', 20_000);
 const runs = numberOption('runs', 3);
@@ -28,7 +28,9 @@ try {
   for (let i = 0; i < runs; i++) {
     const file = join(dir, `ours-${i}.duckdb`);
     const a = timeNode(['bench/db-duckdb-ctas.mjs', jsonl, join(dir, 'reference.duckdb')]);
-    const b = timeNode(['bench/db-load-run.mjs', `duckdb:${file}`, jsonl]);
+    const b = process.argv.includes('--library')
+      ? timeNode(['bench/db-load-run.mjs', `duckdb:${file}`, jsonl])
+      : timeNode([BIN, 'convert', jsonl, '-o', `duckdb:${file}`, '--quiet']);
     rmSync(file, { force: true });
     reference.push(a);
     ours.push(b);

@@ -69,6 +69,13 @@ const dropOurs = (url) =>
     `DROP TABLE IF EXISTS articles, ${KIND_TABLES.article.children.map((c) => `articles__${c.field}`).join(', ')}`,
   );
 
+/** `news convert FILE -o URL` (the CLI, as a user runs it), or the library through db-load-run.mjs with --library. */
+const library = process.argv.includes('--library');
+const loadOurs = (file) =>
+  library
+    ? timeNode(['bench/db-load-run.mjs', server.url, file, '--batch', batch])
+    : timeNode([BIN, 'convert', file, '-o', server.url, '--quiet']);
+
 const jsonl = await apiArticles(articles);
 const csv = await csvOf(jsonl);
 const server = await startBenchPostgres();
@@ -80,7 +87,7 @@ try {
   for (let i = 0; i < runs; i++) {
     await dropOurs(server.url);
     const a = timeNode(['bench/db-pg-copy.mjs', server.url, csv, 'reference']);
-    const b = timeNode(['bench/db-load-run.mjs', server.url, jsonl, '--batch', batch]);
+    const b = loadOurs(jsonl);
     reference.push(a);
     ours.push(b);
     ratios.push(b / a);
