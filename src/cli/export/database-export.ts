@@ -44,7 +44,12 @@ export interface DatabaseExportOptions {
   readonly tableKind?: RecordKind | 'count';
 }
 
-/** Writes every page into the table, a batch per transaction; the records written. */
+/**
+ * Writes every page into the table, a batch per transaction; the records
+ * written. While the database writes one batch, the next is read and
+ * gathered (one write in flight, so two batches at most in memory): the
+ * reader's parsing and the server's work overlap instead of taking turns.
+ */
 export async function exportToDatabase(
   runtime: Runtime,
   pages: AsyncIterable<Page>,
@@ -54,14 +59,20 @@ export async function exportToDatabase(
 ): Promise<number> {
   const session = await openSession(runtime, destination, options.tableKind ?? kind);
   let records = 0;
+  let writing: Promise<void> | undefined;
   try {
     const gather = Math.min(options.gather ?? 1, MAX_BATCH);
     let batch: ApiRecord[] = [];
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return;
-      await session.writeBatch(batch);
-      records += batch.length;
+      const taken = batch;
       batch = [];
+      await writing;
+      writing = session.writeBatch(taken).then(() => {
+        records += taken.length;
+      });
+      // Its failure is thrown where it is awaited (the next flush, or the end), not as unhandled.
+      writing.catch(() => undefined);
     };
     for await (const page of pages) {
       runtime.signal.throwIfAborted();
@@ -75,8 +86,11 @@ export async function exportToDatabase(
       }
     }
     await flush();
+    await writing;
     await session.finish();
   } finally {
+    // A batch still being written when the run failed ends (committed or rolled back) before the connection does.
+    await writing?.catch(() => undefined);
     await session.close();
   }
   runtime.report.notice(`wrote ${counted(records, 'record')} to ${session.describe}`);

@@ -23,6 +23,7 @@ import type {
 import { connectPostgres, type PgConnection, postgresError } from './connect.js';
 import { childLines, copyLines, lastVersions, mainLines } from './copy.js';
 import {
+  ASYNC_COMMITS,
   addColumn,
   COLUMNS_QUERY,
   copyInto,
@@ -30,6 +31,7 @@ import {
   createState,
   createTable,
   deleteChildren,
+  DURABLE_POINT,
   existingColumns,
   insertMain,
   LOCK_HOLDER,
@@ -54,9 +56,11 @@ class PostgresSession implements DatabaseSession {
   private fresh = true;
   private replaceDone = false;
   private closed = false;
+  /** A commit since the last durable point did not wait for the disk. */
+  private undurable = false;
 
   constructor(
-    private readonly conn: PgConnection,
+    private readonly conn: AsyncPgConnection,
     options: TableOptions,
     hooks: DatabaseHooks,
   ) {
@@ -128,7 +132,12 @@ class PostgresSession implements DatabaseSession {
   }
 
   async finish(): Promise<void> {
-    if (!this.replace) return;
+    if (this.replace) await this.swapIn();
+    await this.durable();
+  }
+
+  /** `replace`: the twin tables, now whole, take the tables' names in one transaction. */
+  private async swapIn(): Promise<void> {
     await this.transaction(async () => {
       await this.prepare([]);
       for (const spec of this.tables.specs) {
@@ -153,9 +162,22 @@ class PostgresSession implements DatabaseSession {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // A run that ends in a failure keeps what it committed: durable too.
+    await this.durable().catch(() => undefined);
     this.closed = true;
     // Ending the connection releases the advisory lock and drops the staging table.
     await this.client.end().catch(() => undefined);
+  }
+
+  /** Makes every commit so far durable (see ASYNC_COMMITS), when one may not be. */
+  private async durable(): Promise<void> {
+    if (!this.undurable) return;
+    try {
+      await this.client.query(DURABLE_POINT);
+      this.undurable = false;
+    } catch (error) {
+      throw this.fail(error);
+    }
   }
 
   private async transaction(work: () => Promise<void>): Promise<void> {
@@ -164,6 +186,7 @@ class PostgresSession implements DatabaseSession {
       await this.client.query('BEGIN');
       await work();
       await this.client.query('COMMIT');
+      this.undurable = this.conn.asyncCommits;
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => undefined);
       // DDL rolled back with it: what the session knew of the tables may be gone.
@@ -213,13 +236,14 @@ class PostgresSession implements DatabaseSession {
       await copyLines(this.client, copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
       await this.client.query(insertMain(target, columns, true));
     }
+    if (layout.merge && layout.children.length > 0) {
+      const names = layout.children.map((child) => this.tables.target(child));
+      await this.client.query(deleteChildren(names, layout.kind.parentColumn), [ids]);
+    }
     for (const child of layout.children) {
       const name = this.tables.target(child);
       const childColumns = this.tables.columnsOf(child);
       const field = child.list?.field as string;
-      if (layout.merge) {
-        await this.client.query(deleteChildren(name, layout.kind.parentColumn), [ids]);
-      }
       await copyLines(
         this.client,
         copyInto(qualified(name), childColumns),
@@ -282,5 +306,16 @@ export const openPostgres: OpenDatabase = async (
   // The table name is checked before anything connects.
   const layout = layoutFor(options);
   const conn = await connectPostgres(url.url, url.redacted, layout.main.name);
-  return new PostgresSession(conn, options, hooks);
+  return new PostgresSession(await withAsyncCommits(conn), options, hooks);
 };
+
+/** Asks for commits that do not wait for the disk; an engine that refuses keeps its own. */
+async function withAsyncCommits(conn: PgConnection): Promise<AsyncPgConnection> {
+  const asyncCommits = await conn.client.query(ASYNC_COMMITS).then(
+    (result) => result.rowCount === 1,
+    () => false,
+  );
+  return Object.assign(conn, { asyncCommits });
+}
+
+type AsyncPgConnection = PgConnection & { readonly asyncCommits: boolean };

@@ -118,10 +118,38 @@ export function insertMain(name: string, columns: readonly FieldDef[], merge: bo
     : `${sql} ON CONFLICT (${ident('id')}) DO NOTHING`;
 }
 
-/** Before a merge writes a record's child rows, its earlier ones go ($1: the batch's ids). */
-export function deleteChildren(name: string, parentColumn: string): string {
-  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} = ANY($1::bigint[])`;
+/**
+ * Before a merge writes records' child rows, their earlier ones go ($1: the
+ * batch's ids), from every child table in one statement: one round trip a
+ * batch, not one a table.
+ */
+export function deleteChildren(names: readonly string[], parentColumn: string): string {
+  const deletes = names.map(
+    (name) => `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} = ANY($1::bigint[])`,
+  );
+  if (deletes.length === 1) return deletes[0] as string;
+  return `WITH ${deletes.map((d, i) => `d${i} AS (${d})`).join(', ')} SELECT 1`;
 }
+
+/**
+ * Commits do not wait for the disk, each batch's: the run's last act is one
+ * that does (DURABLE_POINT), which makes every earlier commit durable with
+ * it. A commit is still atomic (rows and state together); what a server
+ * crash could take is the last fraction of a second of batches, rows and
+ * state alike, which the same command fetches again. Asked only of an
+ * engine that can make the durable point (one row back when it took).
+ */
+export const ASYNC_COMMITS = `SELECT set_config('synchronous_commit', 'off', false)
+  WHERE EXISTS (SELECT 1 FROM pg_catalog.pg_proc WHERE proname = 'pg_logical_emit_message')`;
+
+/**
+ * A commit that waits for the disk, and so for every commit before it. It
+ * must write WAL to wait at all (a transaction that wrote nothing commits
+ * without a flush): a transactional logical-decoding message, which any
+ * role may write and decoders that do not know the prefix skip.
+ */
+export const DURABLE_POINT = `BEGIN; SET LOCAL synchronous_commit = on;
+  SELECT pg_logical_emit_message(true, 'news', 'durable'); COMMIT`;
 
 export function stateTable(schema: string | undefined): string {
   return schema === undefined ? ident('news_state') : `${ident(schema)}.${ident('news_state')}`;
