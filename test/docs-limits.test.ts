@@ -91,6 +91,11 @@ const LIMITS: [string, RegExp, () => number][] = [
     /answer body is read and discarded \(at most (\d+) KB\)/,
     () => constantIn('src/mock/webhook-dispatcher.ts', 'MAX_RESPONSE_BYTES') / 1024,
   ],
+  [
+    'docs/DATABASES.md',
+    /a page of the service's answer, or ([\d,]+)\s+records for `convert`/,
+    () => constantIn('src/cli/commands/convert.ts', 'CONVERT_BATCH'),
+  ],
   ['docs/STREAMS.md', /double it, up to (\d+) s/, () => MAX_RECONNECT_DELAY_MS / 1000],
   ['docs/STREAMS.md', /the waits double up to (\d+) s/, () => MAX_RECONNECT_DELAY_MS / 1000],
   ['docs/STREAMS.md', /\(up to ([\d,]+) articles, 24 hours\)/, () => JOURNAL_MAX_ENTRIES],

@@ -13,7 +13,7 @@ import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { counted } from '../runtime/reporter.js';
 import type { Runtime } from '../runtime/runtime.js';
 
-/** Records per transaction when the pages are small (a saved file read 100 at a time). */
+/** The most records a transaction may hold (a page of the service's is at most 100). */
 export const MAX_BATCH = 10_000;
 
 /** The table options of this run: the kind decides the default table; counts are appended. */
