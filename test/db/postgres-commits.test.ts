@@ -80,4 +80,16 @@ describe('commits', () => {
     await reader.end();
     expect(rows[0].n).toBe(10);
   });
+
+  it('a state sent as literals with the commit comes back as written, quotes and backslashes too', async () => {
+    const url = await server.createDatabase('literals');
+    const value = JSON.stringify({ note: `it's a \\ path; DROP TABLE x; --`, n: 1 });
+    const session = await open(url);
+    await session.writeBatch(fixtureArticles(3), { name: "o'brien\\job", value });
+    await session.writeBatch([], { name: "o'brien\\job", value });
+    const stored = await session.readState("o'brien\\job");
+    expect(JSON.parse(stored ?? 'null')).toEqual(JSON.parse(value));
+    await session.finish();
+    await session.close();
+  });
 });

@@ -21,7 +21,7 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { connectPostgres, type PgConnection, postgresError } from './connect.js';
-import { childLines, copyLines, lastVersions, mainLines } from './copy.js';
+import { childLines, lastVersions, mainLines } from './copy.js';
 import {
   ASYNC_COMMITS,
   addColumn,
@@ -33,6 +33,7 @@ import {
   deleteChildren,
   DURABLE_POINT,
   existingColumns,
+  idsTaken,
   insertMain,
   LOCK_HOLDER,
   postgresDialect,
@@ -41,6 +42,7 @@ import {
   STAGE_TABLE,
   upsertState,
 } from './sql.js';
+import { idArray, Statements } from './statements.js';
 
 /** The suffix of the tables a `replace` run fills before finish() swaps them in. */
 const REPLACING = '__new';
@@ -58,6 +60,9 @@ class PostgresSession implements DatabaseSession {
   private closed = false;
   /** A commit since the last durable point did not wait for the disk. */
   private undurable = false;
+  /** The state's table is known to exist (made or seen in a committed batch). */
+  private stateReady = false;
+  private readonly sql: Statements;
 
   constructor(
     private readonly conn: AsyncPgConnection,
@@ -69,6 +74,7 @@ class PostgresSession implements DatabaseSession {
     this.describe = `${conn.where}, table ${this.table}`;
     this.replace = options.write === 'replace';
     this.state = stateTable(schemaOf(this.table));
+    this.sql = new Statements(conn.client);
     this.tables = new TableSet(layout, postgresDialect, this.describe, hooks.note, (spec) =>
       this.replace ? `${spec.name}${REPLACING}` : spec.name,
     );
@@ -125,10 +131,14 @@ class PostgresSession implements DatabaseSession {
       await this.prepare(records);
       if (records.length > 0) await this.load(records);
       if (state !== undefined) {
-        await this.client.query(createState(this.state));
-        await this.client.query(upsertState(this.state), [state.name, state.value]);
+        // Sent with the COMMIT: one round trip.
+        if (!this.stateReady) this.sql.defer(createState(this.state));
+        this.sql.defer(
+          upsertState(this.state, this.sql.literal(state.name), this.sql.literal(state.value)),
+        );
       }
     });
+    if (state !== undefined) this.stateReady = true;
   }
 
   async finish(): Promise<void> {
@@ -146,13 +156,13 @@ class PostgresSession implements DatabaseSession {
         const schema = schemaOf(spec.name);
         const index = (n: string) =>
           schema === undefined ? ident(n) : `${ident(schema)}.${ident(n)}`;
-        await this.client.query(`DROP TABLE IF EXISTS ${qualified(spec.name)}`);
-        await this.client.query(`ALTER TABLE ${qualified(from)} RENAME TO ${ident(bare)}`);
+        await this.sql.query(`DROP TABLE IF EXISTS ${qualified(spec.name)}`);
+        await this.sql.query(`ALTER TABLE ${qualified(from)} RENAME TO ${ident(bare)}`);
         // Index names are schema-wide: the twin's become the table's, so the next replace can make them again.
-        await this.client.query(
+        await this.sql.query(
           `ALTER INDEX IF EXISTS ${index(`${bare}${REPLACING}_pkey`)} RENAME TO ${ident(`${bare}_pkey`)}`,
         );
-        await this.client.query(
+        await this.sql.query(
           `ALTER INDEX IF EXISTS ${index(`${bare}${REPLACING}_parent`)} RENAME TO ${ident(`${bare}_parent`)}`,
         );
       }
@@ -183,14 +193,17 @@ class PostgresSession implements DatabaseSession {
   private async transaction(work: () => Promise<void>): Promise<void> {
     if (this.closed) throw this.fail(new Error('the session is closed'));
     try {
-      await this.client.query('BEGIN');
+      // BEGIN goes out with the transaction's first statement.
+      this.sql.defer('BEGIN');
       await work();
-      await this.client.query('COMMIT');
+      await this.sql.query('COMMIT');
       this.undurable = this.conn.asyncCommits;
     } catch (error) {
+      this.sql.drop();
       await this.client.query('ROLLBACK').catch(() => undefined);
       // DDL rolled back with it: what the session knew of the tables may be gone.
       this.tables.reset();
+      this.stateReady = false;
       if (this.replace && !this.replaceDone) this.fresh = true;
       throw this.fail(error);
     }
@@ -201,24 +214,24 @@ class PostgresSession implements DatabaseSession {
       // A replace starts its twin tables empty, whatever a killed run left in them.
       if (this.replace) {
         for (const spec of this.tables.specs) {
-          await this.client.query(`DROP TABLE IF EXISTS ${qualified(spec.name + REPLACING)}`);
+          await this.sql.query(`DROP TABLE IF EXISTS ${qualified(spec.name + REPLACING)}`);
         }
       }
       this.fresh = false;
     }
     await this.tables.prepare(records, {
       columns: async (name) => {
-        const { rows } = await this.client.query<{ column_name: string; data_type: string }>(
+        const { rows } = await this.sql.query<{ column_name: string; data_type: string }>(
           COLUMNS_QUERY,
           [schemaOf(name) ?? null, bareName(name)],
         );
         return existingColumns(rows);
       },
       create: async (spec: TableSpec, name: string, columns: readonly FieldDef[]) => {
-        for (const sql of createTable(spec, name, columns)) await this.client.query(sql);
+        for (const sql of createTable(spec, name, columns)) await this.sql.query(sql);
       },
       add: async (name, column) => {
-        await this.client.query(addColumn(name, column));
+        await this.sql.query(addColumn(name, column));
       },
     });
   }
@@ -229,23 +242,25 @@ class PostgresSession implements DatabaseSession {
     const columns = this.tables.columnsOf(layout.main);
     const target = this.tables.target(layout.main);
     const ids = layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [];
+    const literal = idArray(ids);
     if (!layout.merge) {
-      await copyLines(this.client, copyInto(qualified(target), columns), mainLines(rows, columns));
-    } else if (!(await this.copyNew(target, columns, rows, ids))) {
-      for (const sql of createStage(columns)) await this.client.query(sql);
-      await copyLines(this.client, copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
-      await this.client.query(insertMain(target, columns, true));
+      await this.sql.copy(copyInto(qualified(target), columns), mainLines(rows, columns));
+    } else if (!(await this.copyNew(target, columns, rows, ids, literal))) {
+      for (const sql of createStage(columns)) await this.sql.query(sql);
+      await this.sql.copy(copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
+      await this.sql.query(insertMain(target, columns, true));
     }
     if (layout.merge && layout.children.length > 0) {
       const names = layout.children.map((child) => this.tables.target(child));
-      await this.client.query(deleteChildren(names, layout.kind.parentColumn), [ids]);
+      const parent = layout.kind.parentColumn;
+      if (literal !== undefined) await this.sql.query(deleteChildren(names, parent, literal));
+      else await this.sql.query(deleteChildren(names, parent), [ids]);
     }
     for (const child of layout.children) {
       const name = this.tables.target(child);
       const childColumns = this.tables.columnsOf(child);
       const field = child.list?.field as string;
-      await copyLines(
-        this.client,
+      await this.sql.copy(
         copyInto(qualified(name), childColumns),
         childLines(rows, field, childColumns),
       );
@@ -264,21 +279,27 @@ class PostgresSession implements DatabaseSession {
     columns: readonly FieldDef[],
     rows: readonly ApiRecord[],
     ids: readonly unknown[],
+    literal: string | undefined,
   ): Promise<boolean> {
-    const { rows: found } = await this.client.query<{ taken: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${qualified(target)} WHERE ${ident('id')} = ANY($1::bigint[])) AS taken`,
-      [ids],
-    );
-    if (found[0]?.taken !== false) return false;
-    await this.client.query('SAVEPOINT news_new');
-    try {
-      await copyLines(this.client, copyInto(qualified(target), columns), mainLines(rows, columns));
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== '23505') throw error;
-      await this.client.query('ROLLBACK TO SAVEPOINT news_new');
+    // The savepoint goes out with the question (one round trip), and is released with what follows.
+    this.sql.defer('SAVEPOINT news_new');
+    const { rows: found } =
+      literal !== undefined
+        ? await this.sql.query<{ taken: boolean }>(idsTaken(target, literal))
+        : await this.sql.query<{ taken: boolean }>(idsTaken(target), [ids]);
+    if (found[0]?.taken !== false) {
+      this.sql.defer('RELEASE SAVEPOINT news_new');
       return false;
     }
-    await this.client.query('RELEASE SAVEPOINT news_new');
+    try {
+      await this.sql.copy(copyInto(qualified(target), columns), mainLines(rows, columns));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '23505') throw error;
+      await this.sql.query('ROLLBACK TO SAVEPOINT news_new');
+      this.sql.defer('RELEASE SAVEPOINT news_new');
+      return false;
+    }
+    this.sql.defer('RELEASE SAVEPOINT news_new');
     return true;
   }
 }

@@ -123,9 +123,13 @@ export function insertMain(name: string, columns: readonly FieldDef[], merge: bo
  * batch's ids), from every child table in one statement: one round trip a
  * batch, not one a table.
  */
-export function deleteChildren(names: readonly string[], parentColumn: string): string {
+export function deleteChildren(
+  names: readonly string[],
+  parentColumn: string,
+  ids = '$1::bigint[]',
+): string {
   const deletes = names.map(
-    (name) => `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} = ANY($1::bigint[])`,
+    (name) => `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} = ANY(${ids})`,
   );
   if (deletes.length === 1) return deletes[0] as string;
   return `WITH ${deletes.map((d, i) => `d${i} AS (${d})`).join(', ')} SELECT 1`;
@@ -159,8 +163,14 @@ export function createState(table: string): string {
   return `CREATE TABLE IF NOT EXISTS ${table} (name text PRIMARY KEY, value jsonb NOT NULL, updated_at timestamp with time zone NOT NULL DEFAULT now())`;
 }
 
-export function upsertState(table: string): string {
-  return `INSERT INTO ${table} (name, value, updated_at) VALUES ($1, $2::jsonb, now())
+/** Whether any of the ids ($1, or an array literal) is in the table already. */
+export function idsTaken(table: string, ids = '$1::bigint[]'): string {
+  return `SELECT EXISTS (SELECT 1 FROM ${qualified(table)} WHERE ${ident('id')} = ANY(${ids})) AS taken`;
+}
+
+/** The state's row ($1 name, $2 value; or the two as literals). */
+export function upsertState(table: string, name = '$1', value = '$2'): string {
+  return `INSERT INTO ${table} (name, value, updated_at) VALUES (${name}, ${value}::jsonb, now())
     ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`;
 }
 
