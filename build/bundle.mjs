@@ -31,6 +31,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildScripts } from './bundle-core.mjs';
+import { lazySchemas } from './lazy-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist', 'bundle');
@@ -107,6 +108,10 @@ const lazyAjv = {
   },
 };
 
+// The SDK's zod schemas are built on first use (build/lazy-schemas.mjs): its
+// modules defined ~300 at load and its wire layer ~140 per era on the first
+// validation, ~30 ms of `news mcp`'s first answer, which needs a few dozen.
+
 // commander requires node:child_process (for executable subcommands, which
 // news has none of) at load; that module pulls in net and dgram (~2 ms).
 // It is required on first use instead.
@@ -140,7 +145,7 @@ async function splitBuild() {
     minifySyntax: true,
     minifyWhitespace: true,
     chunkNames: 'chunk-[hash]',
-    plugins: [keepMetaUrl, lazyAjv, dependenciesOutside, lazyChildProcess],
+    plugins: [lazySchemas, keepMetaUrl, lazyAjv, dependenciesOutside, lazyChildProcess],
     logLevel: 'warning',
   });
   const files = new Map(result.outputFiles.map((f) => [f.path, f.text]));

@@ -41,6 +41,8 @@ const SLOW: readonly RegExp[] = [
   /^test\/docs-examples\.test\.ts$/,
   // Runs vitest itself, in a process of its own.
   /^test\/helpers\/scratch\.test\.ts$/,
+  // Bundles the MCP SDK with esbuild and loads a second copy of it (and of zod).
+  /^test\/mcp\/lazy-schemas\.test\.ts$/,
 ];
 
 function testFiles(dir: string): string[] {

@@ -13,7 +13,7 @@ import { openExportFolder } from './export-folder.js';
 import { PointsBudget } from './points.js';
 import { DEFAULT_MAX_RESULT_CHARS, MIN_RESULT_CHARS } from './schema.js';
 import type { Mirror } from './server.js';
-import { buildTools } from './tools.js';
+import { type ToolBinding, buildTools } from './tools.js';
 
 const DEFAULT_PORT = 4011;
 
@@ -89,8 +89,14 @@ export async function serveMcp(
   // A profile that does not exist is a mistake in the client's configuration: said now (exit 2).
   if (settings.profileMissing) await clients.client();
   const budget = new PointsBudget(maxPoints);
+  let tools: readonly ToolBinding[] | undefined;
   const session: Session = {
-    tools: buildTools(registry),
+    // Made when first listed or called: the first answer (initialize,
+    // server/discover) needs none of them (bench/mcp-startup.mjs).
+    get tools() {
+      tools ??= buildTools(registry);
+      return tools;
+    },
     budget,
     exportDir,
     parent: runtime,
