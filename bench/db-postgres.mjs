@@ -1,14 +1,16 @@
 // The PostgreSQL load, side by side with the reference (bench/README.md,
 // "Databases"): N API-shaped articles (bench/api-articles.mjs) into a fresh
-// table with its six child tables through the destination library
-// (bench/db-load-run.mjs: batches of 10,000, one transaction each), against
+// table with its six child tables by `news convert FILE -o URL` (batches of
+// 1,000, one transaction each), against
 // a minimal pg-copy-streams script COPYing the same records' CSV into an
 // equivalent table (bench/db-pg-copy.mjs). Both are whole processes against
 // the same server, alternated, `--runs` rounds; the figure is the median of
 // the per-round ratios. With `--memory N`, one more load of N records and
 // its peak memory against `news convert` of the same file to JSONL.
+// `--library` times the destination library through bench/db-load-run.mjs
+// instead (`--batch N` records a transaction).
 //
-//   npm run build && node bench/db-postgres.mjs [--articles 20000] [--runs 3] [--memory 100000] [--batch 10000]
+//   npm run build && node bench/db-postgres.mjs [--articles 20000] [--runs 3] [--memory 100000] [--library [--batch 10000]]
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
@@ -21,7 +23,7 @@ import { BIN, median, numberOption, timeNode } from './lib.mjs';
 const articles = numberOption('articles', 20_000);
 const runs = numberOption('runs', 3);
 const memory = numberOption('memory', 0);
-/** Records per batch (convert's at most 10,000). */
+/** Records per batch of --library (convert's is 1,000). */
 const batch = String(numberOption('batch', 10_000));
 
 const { KIND_TABLES } = await import('../dist/output/destinations/database/fields.js');
@@ -98,7 +100,7 @@ try {
     );
   }
   console.log(
-    `PostgreSQL load of ${articles} articles (batches of ${batch}, ${runs} rounds; rows ${JSON.stringify(counts[0])})`,
+    `PostgreSQL load of ${articles} articles (${library ? `library, batches of ${batch}` : 'news convert'}, ${runs} rounds; rows ${JSON.stringify(counts[0])})`,
   );
   console.log(
     `  reference: COPY of the CSV  median ${median(reference).toFixed(0)} ms  ${reference.map((x) => x.toFixed(0)).join(' ')}`,
@@ -113,25 +115,18 @@ try {
   if (memory > 0) {
     const big = await apiArticles(memory);
     await dropOurs(server.url);
-    const run = spawnSync(
-      process.execPath,
-      ['bench/db-load-run.mjs', server.url, big, '--batch', batch],
-      {
+    const peak = (args) => {
+      const run = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, ...args], {
         encoding: 'utf8',
-      },
-    );
-    if (run.status !== 0) throw new Error(run.stderr);
-    const load = JSON.parse(run.stdout);
-    const ref = spawnSync(
-      '/usr/bin/time',
-      ['-f', '%M', process.execPath, BIN, 'convert', big, '-o', `${big}.copy.jsonl`],
-      {
-        encoding: 'utf8',
-      },
-    );
-    const refPeak = Number(ref.stderr.trim().split('\n').at(-1)) / 1024;
+      });
+      if (run.status !== 0) throw new Error(run.stderr);
+      const [seconds, kb] = run.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+      return { seconds, mb: kb / 1024 };
+    };
+    const load = peak([BIN, 'convert', big, '-o', server.url, '--quiet']);
+    const ref = peak([BIN, 'convert', big, '-o', `${big}.copy.jsonl`, '--quiet']);
     console.log(
-      `peak memory, ${memory} records in batches of ${batch}: load into PostgreSQL ${load.peakMB.toFixed(0)} MB (${(load.ms / 1000).toFixed(1)} s); news convert to JSONL ${refPeak.toFixed(0)} MB; ratio ${(load.peakMB / refPeak).toFixed(2)}x`,
+      `peak memory, ${memory} records: news convert into PostgreSQL ${load.mb.toFixed(0)} MB (${load.seconds.toFixed(1)} s); news convert to JSONL ${ref.mb.toFixed(0)} MB; ratio ${(load.mb / ref.mb).toFixed(2)}x`,
     );
   }
 } finally {
