@@ -25,14 +25,14 @@ import type { ApiRecord, FormatName } from './types.js';
 
 export const PAGE_SIZE = 100;
 /** Text formats: about 80 articles a chunk. */
-const TEXT_CHUNK = 1024 * 1024;
+export const TEXT_CHUNK = 1024 * 1024;
 /**
  * Parquet: a chunk is one row group, about 160 articles. Larger groups cost
  * more memory on each worker (3 MB: 280 MB peak at 10k articles against 250).
  */
-const PARQUET_CHUNK = 2 * 1024 * 1024;
+export const PARQUET_CHUNK = 2 * 1024 * 1024;
 /** Chunks out at once, per worker: one being encoded, one waiting. */
-const AHEAD = 2;
+export const AHEAD = 2;
 /** The workers read the first page's chunks again only when they are this few. */
 const MAX_SAMPLED = 4;
 /**
@@ -66,7 +66,7 @@ export interface RecordSourceOptions {
  * than they save (12.5 MB of API-shaped articles to CSV: 0.51 CPU seconds
  * that way, 0.60 from the bytes; 25 MB: 0.81 against 0.73).
  */
-const BYTE_LINES_FROM = 16 * 1024 * 1024;
+export const BYTE_LINES_FROM = 16 * 1024 * 1024;
 
 /** Whole lines, of a size a worker takes. */
 function forWorkers(chunk: LineChunk): boolean {
