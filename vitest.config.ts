@@ -2,12 +2,16 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { testProjects } from './test/helpers/test-projects.js';
 
-// Four projects (test/helpers/test-projects.ts says which file goes where):
+// Five projects (test/helpers/test-projects.ts says which file goes where):
 // "unit" and "unit-own-process" run against the sources in-process and need
 // no build (`npm run test:fast`, the edit loop); "unit-slow" is in-process
 // too, but each of its files takes seconds; "built" holds the files that
 // spawn bin/news.js or read dist/, and builds dist/ first when it is missing
-// or stale (test/helpers/build-once.ts). `npm test` runs all four.
+// or stale (test/helpers/build-once.ts); "isolated" holds the slow or built
+// files that change their process (a process each, after the build).
+// `npm test` runs all five. All but the two own-process projects run several
+// files to a process (`isolate: false`): the sources are imported once per
+// process.
 const files = testProjects();
 
 // One worker per core, at least two: vitest's default (cores - 1) ran a
@@ -28,7 +32,6 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Several files to a process: the sources are imported once per process.
         test: { name: 'unit', include: files.shared, isolate: false },
       },
       {
@@ -37,13 +40,22 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'unit-slow', include: files.slow },
+        test: { name: 'unit-slow', include: files.slow, isolate: false },
       },
       {
         extends: true,
         test: {
           name: 'built',
           include: files.built,
+          isolate: false,
+          globalSetup: ['test/helpers/build-once.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: files.isolated,
           globalSetup: ['test/helpers/build-once.ts'],
         },
       },

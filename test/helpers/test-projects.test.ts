@@ -6,12 +6,13 @@ import { scratchDir } from './scratch.js';
 import { testProjects } from './test-projects.js';
 
 describe('the split of the suite (vitest.config.ts)', () => {
-  const { built, ownProcess, shared, slow } = testProjects();
+  const { built, isolated, ownProcess, shared, slow } = testProjects();
 
   it('puts every file of test/e2e/ in the built project', () => {
     const e2e = readdirSync('test/e2e').filter((f) => f.endsWith('.test.ts'));
     expect(e2e.length).toBeGreaterThan(0);
-    for (const file of e2e) expect(built).toContain(`test/e2e/${file}`);
+    for (const file of e2e) expect([...built, ...isolated]).toContain(`test/e2e/${file}`);
+    expect(built).toContain('test/e2e/install.test.ts');
   });
 
   it('finds a file by its import of the binary, a dist/ path, or its `// needs dist/:` line', () => {
@@ -32,15 +33,22 @@ describe('the split of the suite (vitest.config.ts)', () => {
     expect(shared).not.toContain('test/cli/file-errors.test.ts');
   });
 
+  it('gives a process of its own to a built or slow file that changes the directory', () => {
+    expect(isolated).toContain('test/cli/examples.test.ts'); // process.chdir, and spawns the binary
+    expect(built).not.toContain('test/cli/examples.test.ts');
+    expect(isolated).toContain('test/docs-examples.test.ts'); // process.chdir, slow
+    expect(slow).not.toContain('test/docs-examples.test.ts');
+    expect(ownProcess).not.toContain('test/docs-examples.test.ts');
+  });
+
   it('keeps the slow in-process files out of the edit loop', () => {
     expect(slow).toContain('test/s3/export.test.ts');
     expect(slow).toContain('test/mock/fixtures.test.ts');
-    expect(slow).toContain('test/docs-examples.test.ts');
     expect(shared).toContain('test/mock/server-auth.test.ts');
   });
 
   it('puts each test file in one project', () => {
-    const all = [...built, ...ownProcess, ...shared, ...slow];
+    const all = [...built, ...isolated, ...ownProcess, ...shared, ...slow];
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBeGreaterThan(100);
   });

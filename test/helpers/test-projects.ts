@@ -8,18 +8,20 @@
  * Everything under test/e2e/ is of that kind by definition. The rest runs
  * against the sources, in-process, with no build: the edit loop's tests.
  *
- * Those run several files to a process, one after the other (vitest's
- * `isolate: false`): each file then imports the sources into a process that
- * has them already, where it used to pay ~0.3 s of CPU to import them afresh.
- * A file that changes what the next file in its process would see gets a
- * process of its own: it replaces a module (vi.mock, vi.doMock), a global
- * (vi.stubGlobal, vi.stubEnv, fake timers) or the working directory.
+ * Files run several to a process, one after the other (vitest's `isolate:
+ * false`): each file then imports the sources into a process that has them
+ * already, where a process of its own cost it ~0.3 s of CPU (a unit file),
+ * ~0.6 s (a built one) or ~1 s (a slow one: the mock, S3). A file that
+ * changes what the next file in its process would see gets a process of its
+ * own: it replaces a module (vi.mock, vi.doMock), a global (vi.stubGlobal,
+ * vi.stubEnv, fake timers) or the working directory. Such a file runs in
+ * "unit-own-process", or in "isolated" when it is slow or needs the build.
  *
  * The edit loop (`npm run test:fast`) leaves out the in-process files that
  * take seconds of CPU each (SLOW: the mock at scale, S3 through s3rver,
  * property and conformance runs, long paging and stream runs): about a fifth
  * of the in-process tests, three quarters of their time. They run in
- * "unit-slow", a process each, with everything else in `npm test`.
+ * "unit-slow", with everything else in `npm test`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -58,6 +60,8 @@ function testFiles(dir: string): string[] {
 export interface TestProjects {
   /** Run the built binary or read dist/ (paths from the repository root). */
   built: string[];
+  /** Built or slow, but each in a process of its own (after the build, when stale). */
+  isolated: string[];
   /** In-process, but each in a process of its own. */
   ownProcess: string[];
   /** In-process, sharing processes: all the other test files. */
@@ -67,13 +71,17 @@ export interface TestProjects {
 }
 
 export function testProjects(): TestProjects {
-  const out: TestProjects = { built: [], ownProcess: [], shared: [], slow: [] };
+  const out: TestProjects = { built: [], isolated: [], ownProcess: [], shared: [], slow: [] };
   for (const path of testFiles(join(root, 'test')).sort()) {
     const file = relative(root, path).split('\\').join('/');
     const text = readFileSync(path, 'utf8');
-    if (file.startsWith('test/e2e/') || NEEDS_BUILD.test(text)) out.built.push(file);
-    else if (SLOW.some((slow) => slow.test(file))) out.slow.push(file);
-    else if (CHANGES_THE_PROCESS.test(text)) out.ownProcess.push(file);
+    const own = CHANGES_THE_PROCESS.test(text);
+    const built = file.startsWith('test/e2e/') || NEEDS_BUILD.test(text);
+    const slow = !built && SLOW.some((pattern) => pattern.test(file));
+    if ((built || slow) && own) out.isolated.push(file);
+    else if (built) out.built.push(file);
+    else if (slow) out.slow.push(file);
+    else if (own) out.ownProcess.push(file);
     else out.shared.push(file);
   }
   return out;
