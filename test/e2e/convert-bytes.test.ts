@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -11,7 +10,7 @@ import {
   PARQUET_CHUNK,
   TEXT_CHUNK,
 } from '../../src/output/record-source.js';
-import { BIN, runToEnd } from '../helpers/spawn.js';
+import { BIN, runToEnd, runToEndFrom } from '../helpers/spawn.js';
 
 /**
  * `news convert`'s workers write csv, tsv, json and jsonl from the lines'
@@ -38,18 +37,10 @@ const BIG = 2800;
 /** `news convert`, its input on stdin when `stdin` names a file (then of unknown size). */
 function convert(args: string[], stdin?: string): Promise<{ code: number | null; stderr: string }> {
   const { NEWS_API_KEY: _key, ...env } = process.env;
-  if (stdin === undefined) return runToEnd(process.execPath, [BIN, 'convert', ...args], env);
-  const fd = openSync(stdin, 'r');
-  const child = spawn(process.execPath, [BIN, 'convert', ...args], {
-    env,
-    stdio: [fd, 'ignore', 'pipe'],
-  });
-  closeSync(fd);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
-    stderr += c;
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  const argv = [BIN, 'convert', ...args];
+  return stdin === undefined
+    ? runToEnd(process.execPath, argv, env)
+    : runToEndFrom(stdin, process.execPath, argv, env);
 }
 
 /**

@@ -5,6 +5,7 @@
  * the test's own process (a recording server, the mock).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/news.js', import.meta.url));
@@ -47,4 +48,35 @@ export async function runToEnd(
   const run = spawnCollecting(command, args, env);
   const code = await run.exit;
   return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/**
+ * Runs to the end with FILE as its stdin, as `command < FILE` does: the
+ * process reads the file itself, with no pipe through this one.
+ */
+export async function runToEndFrom(
+  file: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const fd = openSync(file, 'r');
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(command, args, { env, stdio: [fd, 'pipe', 'pipe'] });
+  } finally {
+    closeSync(fd); // the child has its own copy
+  }
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
+  const code = await new Promise<number | null>((resolve) =>
+    child.on('close', (exit) => resolve(exit)),
+  );
+  return { code, stdout, stderr };
 }
