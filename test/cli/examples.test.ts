@@ -156,40 +156,48 @@ describe('examples in --help', () => {
     ]),
   )('%s (not run: %s)', () => {});
 
-  it.each(runnable.map((e) => [e.where, e.line]))('%s: %s', async (_where, line) => {
-    const argv = words(line);
-    const home = configHomeFor(line);
-    if (argv !== undefined) {
-      expect(argv[0]).toBe('news');
-      // A server runs until interrupted: stop it once it is up; a clean stop exits 0.
-      // NEWS_API_MOCK=1 (env) is the mock for the commands that send requests.
-      // (`news mcp` on stdio ends with its input, empty here.)
-      const serve =
-        (argv[1] === 'mock' && argv[2] === 'serve') ||
-        (argv[1] === 'mcp' && argv.includes('--http'));
-      const stop = new AbortController();
-      const r = await runCli(argv.slice(1), {
-        env: env(home),
-        ...(serve
-          ? {
-              // Stopped as soon as it prints its address, or after 10 s if it never does.
-              signal: AbortSignal.any([stop.signal, AbortSignal.timeout(10_000)]),
-              onStdout: (text: string) => {
-                if (SERVING.test(text)) stop.abort();
-              },
-            }
-          : {}),
+  // At once, up to vitest's maxConcurrency (5): a few examples wait on the
+  // clock they show (three deliveries, five events, `--duration 3s`), 20 s of
+  // the file's 35 when they ran one after the other. Each config example has
+  // a config home of its own, what they read is written before them
+  // (beforeAll), and the one file two of them write (rates.csv) each writes whole.
+  it.concurrent.for(runnable.map((e) => [e.where, e.line] as const))(
+    '%s: %s',
+    async ([, line], { expect }) => {
+      const argv = words(line);
+      const home = configHomeFor(line);
+      if (argv !== undefined) {
+        expect(argv[0]).toBe('news');
+        // A server runs until interrupted: stop it once it is up; a clean stop exits 0.
+        // NEWS_API_MOCK=1 (env) is the mock for the commands that send requests.
+        // (`news mcp` on stdio ends with its input, empty here.)
+        const serve =
+          (argv[1] === 'mock' && argv[2] === 'serve') ||
+          (argv[1] === 'mcp' && argv.includes('--http'));
+        const stop = new AbortController();
+        const r = await runCli(argv.slice(1), {
+          env: env(home),
+          ...(serve
+            ? {
+                // Stopped as soon as it prints its address, or after 10 s if it never does.
+                signal: AbortSignal.any([stop.signal, AbortSignal.timeout(10_000)]),
+                onStdout: (text: string) => {
+                  if (SERVING.test(text)) stop.abort();
+                },
+              }
+            : {}),
+        });
+        if (serve) expect(r.stdout).toMatch(SERVING);
+        expect(r.code, r.stderr).toBe(0);
+        return;
+      }
+      const { stderr } = await run('bash', ['-c', `set -eo pipefail; ${line}`], {
+        cwd: dir,
+        env: { ...process.env, ...env(home), PATH: `${dir}:${process.env['PATH'] ?? ''}` },
+      }).catch((error: { stderr?: string; code?: number }) => {
+        throw new Error(`${line}\nexit ${error.code}: ${error.stderr}`);
       });
-      if (serve) expect(r.stdout).toMatch(SERVING);
-      expect(r.code, r.stderr).toBe(0);
-      return;
-    }
-    const { stderr } = await run('bash', ['-c', `set -eo pipefail; ${line}`], {
-      cwd: dir,
-      env: { ...process.env, ...env(home), PATH: `${dir}:${process.env['PATH'] ?? ''}` },
-    }).catch((error: { stderr?: string; code?: number }) => {
-      throw new Error(`${line}\nexit ${error.code}: ${error.stderr}`);
-    });
-    expect(stderr).not.toMatch(/^error:/m);
-  });
+      expect(stderr).not.toMatch(/^error:/m);
+    },
+  );
 });
