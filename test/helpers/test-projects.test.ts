@@ -19,7 +19,7 @@ describe('the split of the suite (vitest.config.ts)', () => {
     expect(built).toContain('test/s3/errors.test.ts'); // helpers/spawn.js
     expect(built).toContain('test/cli/completion-shells.test.ts'); // ../../dist/cli/completion/tree.json
     expect(built).not.toContain('test/cli/completion.test.ts');
-    expect(built).toContain('test/mock/store.test.ts'); // needs dist/: the store file
+    expect(isolated).toContain('test/mock/store.test.ts'); // needs dist/: the store file (and its own process)
   });
 
   it('leaves the in-process files to the unit projects', () => {
@@ -33,10 +33,11 @@ describe('the split of the suite (vitest.config.ts)', () => {
     expect(shared).not.toContain('test/cli/file-errors.test.ts');
   });
 
-  it('gives a process of its own to a built or slow file that changes the directory', () => {
+  it('gives a process of its own to a built or slow file that changes the directory or says so', () => {
     expect(isolated).toContain('test/cli/examples.test.ts'); // process.chdir, and spawns the binary
     expect(built).not.toContain('test/cli/examples.test.ts');
     expect(isolated).toContain('test/docs-examples.test.ts'); // process.chdir, slow
+    expect(isolated).toContain('test/mock/store.test.ts'); // `// own process:`, needs dist/
     expect(slow).not.toContain('test/docs-examples.test.ts');
     expect(ownProcess).not.toContain('test/docs-examples.test.ts');
   });

@@ -3,6 +3,7 @@
  * columns, the article bytes, and how the table grows and shrinks.
  */
 // needs dist/: the store file the build wrote (storeFilePath) is checked against a fresh encoding.
+// own process: it drops rows from the fixture store every mock of the process is built on.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
