@@ -81,8 +81,10 @@ describe('-o targets', () => {
       reader.stdout.on('data', (c: Buffer) => {
         got += c.toString();
       });
+      // Listened for before the write: cat may end while the sink still closes its end.
+      const exited = new Promise((resolve) => reader.on('close', resolve));
       await writeWith(fifo, 'through the pipe\n');
-      await new Promise((resolve) => reader.on('exit', resolve));
+      await exited;
       expect(got).toBe('through the pipe\n');
       expect(lstatSync(fifo).isFIFO()).toBe(true);
       expect(readdirSync(dir)).toEqual(['pipe.csv']);

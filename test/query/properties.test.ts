@@ -188,8 +188,10 @@ describe('properties', () => {
       }),
       { numRuns: 2000 },
     );
-    // The generator must mostly produce valid queries, or the property says little.
-    expect(parsed).toBeGreaterThan(1000);
+    // The generator must produce valid queries, or the property says little:
+    // about 52 % of its texts parse (1,040 of 2,000, ± 22 from run to run), so
+    // more than half failed one run in forty; 40 % is a generator gone wrong.
+    expect(parsed).toBeGreaterThan(800);
   });
 
   /** The flat filters the test compares with, evaluated directly on the documents. */
