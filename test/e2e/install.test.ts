@@ -125,9 +125,10 @@ function localLinks(markdown: string): string[] {
 
 /**
  * Where the global install goes: the installed tree is ~190 MB in thousands
- * of files, and writing then removing them on this machine's disk (ext4)
- * cost ~13 s of system CPU, against ~4 s in memory (tmpfs). /dev/shm when
- * there is one (Linux), else the temporary folder: the same install either way.
+ * of files, and writing then removing them on a shared machine's disk (ext4)
+ * cost 6.5 to 13 s of system CPU, against 3.5 s in memory (tmpfs). /dev/shm
+ * when there is one (Linux), else the temporary folder: the same install
+ * either way.
  */
 function installRoot(): string {
   try {
