@@ -3,11 +3,9 @@
  * it writes for its process, so the open itself is the state's lock: a
  * second run on the same file is refused (in words, naming the process
  * DuckDB reports), here and in another process. Each batch is one
- * transaction: the tables made ready; the records' typed values appended
- * straight into the table when none of their ids is in it yet (a first
- * load, the newest pages), or else into a staging table merged by one
- * INSERT … ON CONFLICT; each child table's old rows of those ids deleted
- * and the new ones appended; the state's row; then COMMIT.
+ * transaction: the tables made ready, the records loaded (load.ts: typed
+ * values through appenders, straight into the tables when the batch's ids
+ * are new to them), the state's row; then COMMIT.
  *
  * `@duckdb/node-api` is imported here only, and this module only when a
  * `duckdb:` URL is used: its binding is large, and it is an optional
@@ -16,20 +14,12 @@
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import type {
-  DuckDBAppender,
-  DuckDBConnection,
-  DuckDBInstance,
-  DuckDBListValue,
-  DuckDBTimestampTZValue,
-  DuckDBValue,
-} from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { NewsError } from '../../../api/errors.js';
 import type { ApiRecord } from '../../types.js';
 import { DatabaseError, DatabaseLockError, SchemaConflictError } from '../database/errors.js';
 import { bareName, ident, qualified, schemaOf } from '../database/names.js';
-import type { FieldDef } from '../database/fields.js';
-import { layoutFor, type TableSpec } from '../database/schema.js';
+import { layoutFor } from '../database/schema.js';
 import { TableSet } from '../database/tables.js';
 import type {
   DatabaseHooks,
@@ -40,27 +30,17 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { duckdbPath } from '../database/url.js';
-import { appendItems, appendRecords, type ListTexts, slotsFor } from './rows.js';
+import { BatchLoader, type Duck } from './load.js';
 import {
   addColumn,
-  CAST_STAMPS,
   COLUMNS_QUERY,
-  CREATE_IDS,
-  createStage,
   createState,
   createTable,
-  DROP_STAGE,
-  deleteChildren,
   duckdbDialect,
   existingColumns,
-  mergeMain,
   stateTable,
-  takenIds,
   upsertState,
 } from './sql.js';
-import { lastVersions, oddStamps, Writers } from './values.js';
-
-type Duck = typeof import('@duckdb/node-api');
 
 const REPLACING = '__new';
 
@@ -95,11 +75,10 @@ class DuckdbSession implements DatabaseSession {
   private readonly replace: boolean;
   private fresh = true;
   private closed = false;
-  /** Each target table's columns in their order, for the columns this session writes to it. */
-  private readonly orders = new Map<string, { ours: readonly FieldDef[]; order: string[] }>();
+  private readonly loader: BatchLoader;
 
   constructor(
-    private readonly duck: Duck,
+    duck: Duck,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
     private readonly file: string,
@@ -115,6 +94,7 @@ class DuckdbSession implements DatabaseSession {
     this.tables = new TableSet(layout, duckdbDialect, this.describe, hooks.note, (spec) =>
       this.replace ? `${spec.name}${REPLACING}` : spec.name,
     );
+    this.loader = new BatchLoader(duck, connection, this.tables);
   }
 
   private async run(
@@ -156,7 +136,7 @@ class DuckdbSession implements DatabaseSession {
   async writeBatch(records: readonly ApiRecord[], state?: StoredState): Promise<void> {
     await this.transaction(async () => {
       await this.prepare(records);
-      if (records.length > 0) await this.load(records);
+      if (records.length > 0) await this.loader.load(records);
       if (state !== undefined) {
         await this.run(createState(this.state));
         await this.run(upsertState(this.state), [state.name, state.value]);
@@ -197,7 +177,7 @@ class DuckdbSession implements DatabaseSession {
     } catch (error) {
       await this.run('ROLLBACK').catch(() => undefined);
       this.tables.reset();
-      this.orders.clear();
+      this.loader.reset();
       throw this.fail(error);
     }
   }
@@ -221,127 +201,6 @@ class DuckdbSession implements DatabaseSession {
         await this.run(addColumn(name, column));
       },
     });
-  }
-
-  private async load(records: readonly ApiRecord[]): Promise<void> {
-    const { layout } = this.tables;
-    // A merge writes each id once, its last version in the batch.
-    const rows = layout.merge ? lastVersions(records) : records;
-    const writers = await this.writers(rows);
-    const main = this.tables.target(layout.main);
-    const columns = this.tables.columnsOf(layout.main);
-    if (layout.merge) {
-      await this.run(CREATE_IDS);
-      const id = writers.of('bigint');
-      await this.append('news_ids', 'main', 'temp', (a) => {
-        for (const row of rows) {
-          id(a, row['id']);
-          a.endRow();
-        }
-      });
-    }
-    const taken = layout.merge && (await this.run(takenIds(main)))[0]?.['taken'] !== false;
-    // The child rows first: they put together the lists' JSON that the parent rows then take.
-    const lists: ListTexts = new Map();
-    for (const child of layout.children) await this.loadChild(child, rows, writers, lists);
-    if (taken) {
-      await this.run(createStage(columns));
-      const slots = slotsFor(
-        columns.map((c) => c.name),
-        columns,
-        writers,
-        false,
-      );
-      await this.append('news_stage', 'main', 'temp', (a) =>
-        appendRecords(a, main, slots, rows, lists),
-      );
-      await this.run(mergeMain(main, columns));
-      await this.run(DROP_STAGE);
-    } else {
-      const slots = slotsFor(await this.order(main, columns), columns, writers, false);
-      await this.append(bareName(main), schemaOf(main), null, (a) =>
-        appendRecords(a, main, slots, rows, lists),
-      );
-    }
-  }
-
-  /** A list's rows: the merged records' old ones deleted, the new ones appended. */
-  private async loadChild(
-    child: TableSpec,
-    rows: readonly ApiRecord[],
-    writers: Writers,
-    lists: ListTexts,
-  ): Promise<void> {
-    const { layout } = this.tables;
-    const name = this.tables.target(child);
-    if (layout.merge) await this.run(deleteChildren(name, layout.kind.parentColumn));
-    const columns = this.tables.columnsOf(child);
-    const slots = slotsFor(await this.order(name, columns), columns, writers, true);
-    const field = child.list?.field as string;
-    // The parent keeps the list whole in its JSON column: its text is put together here.
-    const whole = this.tables.columnsOf(layout.main).find((c) => c.name === field);
-    const texts = whole?.type === 'json' ? new Array<string | undefined>(rows.length) : undefined;
-    if (texts !== undefined) lists.set(field, texts);
-    await this.append(bareName(name), schemaOf(name), null, (a) =>
-      appendItems(a, name, slots, rows, field, texts),
-    );
-  }
-
-  /**
-   * The batch's writers, with DuckDB's reading of every timestamp that is
-   * not an ISO 8601 string with a zone, cast in one query before anything
-   * is appended (one it cannot read fails the batch here).
-   */
-  private async writers(rows: readonly ApiRecord[]): Promise<Writers> {
-    const writers = new Writers((micros) => this.duck.timestampTZValue(micros));
-    const odd = new Set<string>();
-    for (const spec of this.tables.specs) {
-      const names = this.tables
-        .columnsOf(spec)
-        .filter((c) => c.type === 'timestamptz')
-        .map((c) => c.name);
-      if (names.length > 0) oddStamps(this.tables.rowsOf(spec, rows), names, odd);
-    }
-    if (odd.size === 0) return writers;
-    const texts = [...odd];
-    const reader = await this.connection.runAndReadAll(CAST_STAMPS, [this.duck.listValue(texts)]);
-    const read = reader.getRows()[0]?.[0] as DuckDBListValue;
-    texts.forEach((text, i) => {
-      writers.stamps.set(text, read.items[i] as DuckDBTimestampTZValue);
-    });
-    return writers;
-  }
-
-  /** The table's columns in their order (read again when the session's columns for it change). */
-  private async order(name: string, ours: readonly FieldDef[]): Promise<string[]> {
-    const known = this.orders.get(name);
-    if (known?.ours === ours) return known.order;
-    const rows = await this.run(COLUMNS_QUERY, [schemaOf(name) ?? null, bareName(name)]);
-    const order = rows.map((r) => String(r['column_name']));
-    this.orders.set(name, { ours, order });
-    return order;
-  }
-
-  /** Fills a table through an appender; nothing of a fill that fails is left to flush. */
-  private async append(
-    table: string,
-    schema: string | null | undefined,
-    catalog: string | null,
-    fill: (appender: DuckDBAppender) => void,
-  ): Promise<void> {
-    const appender = await this.connection.createAppender(table, schema ?? null, catalog);
-    try {
-      fill(appender);
-    } catch (error) {
-      try {
-        appender.clear();
-        appender.closeSync();
-      } catch {
-        // The fill's error is the one to tell; the transaction is rolled back after it.
-      }
-      throw error;
-    }
-    appender.closeSync();
   }
 }
 
