@@ -147,6 +147,9 @@ export class RecordRows extends TableRows {
 
 /** A child table: a row per object of the record's list `field`. */
 export class ItemRows extends TableRows {
+  /** The JSON columns of an item: their slots, and by name. */
+  private readonly jsonSlots: number[] = [];
+  private readonly jsonNames: string[] = [];
   private readonly jsonSlot = new Map<string, number>();
   private readonly pieces: (string | undefined)[];
 
@@ -162,7 +165,10 @@ export class ItemRows extends TableRows {
   ) {
     super(appender, table, order, ours, writers, true);
     this.slots.forEach((s, i) => {
-      if (s.from === FIELD && s.json) this.jsonSlot.set(s.name, i);
+      if (s.from !== FIELD || !s.json) return;
+      this.jsonSlots.push(i);
+      this.jsonNames.push(s.name);
+      this.jsonSlot.set(s.name, i);
     });
     this.pieces = this.slots.map(() => undefined);
   }
@@ -175,7 +181,7 @@ export class ItemRows extends TableRows {
   add(row: ApiRecord): string | undefined {
     const list = row[this.field];
     if (!Array.isArray(list)) return undefined;
-    const { slots, appender, pieces, jsonSlot } = this;
+    const { slots, appender, pieces, jsonSlot, jsonSlots, jsonNames } = this;
     const parent = row['id'];
     let whole: string | undefined = this.compose ? '[' : undefined;
     let slot: Slot | undefined;
@@ -189,9 +195,10 @@ export class ItemRows extends TableRows {
           continue;
         }
         const values = item as ApiRecord;
-        for (const [name, i] of jsonSlot) {
-          const value = values[name];
-          pieces[i] = value === undefined || value === null ? undefined : JSON.stringify(value);
+        for (let j = 0; j < jsonSlots.length; j++) {
+          const value = values[jsonNames[j] as string];
+          pieces[jsonSlots[j] as number] =
+            value === undefined || value === null ? undefined : JSON.stringify(value);
         }
         for (let i = 0; i < slots.length; i++) {
           slot = slots[i] as Slot;

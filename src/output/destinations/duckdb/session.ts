@@ -12,6 +12,7 @@
  * dependency that an install may have left out.
  */
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
@@ -55,7 +56,7 @@ const REPLACING = '__new';
  * No statement of a session needs rows in their insertion order.
  */
 const INSTANCE_SETTINGS: Record<string, string> = {
-  memory_limit: '128MB',
+  memory_limit: '256MB',
   checkpoint_threshold: '1GB',
   preserve_insertion_order: 'false',
 };
@@ -220,9 +221,13 @@ function fileKey(path: string): string {
   }
 }
 
-async function loadDuckdb(): Promise<typeof import('@duckdb/node-api')> {
+/**
+ * The binding, by `require`: the package is CommonJS, and `import()` of it
+ * has Node scan its files for their exports first (about 0.15 s).
+ */
+function loadDuckdb(): Duck {
   try {
-    return await import('@duckdb/node-api');
+    return createRequire(import.meta.url)('@duckdb/node-api') as Duck;
   } catch (error) {
     throw new NewsError(`DuckDB support is not installed (${duckdbText(error)})`, {
       hint: 'it is an optional dependency: install news again without --omit=optional (npm install -g news-search-cli)',
@@ -244,7 +249,7 @@ export const openDuckdb: OpenDatabase = async (
       hint: 'wait for it to finish, or stop it; the same command then continues from its state',
     });
   }
-  const duck = await loadDuckdb();
+  const duck = loadDuckdb();
   let instance: DuckDBInstance;
   try {
     instance = await duck.DuckDBInstance.create(path, INSTANCE_SETTINGS);
