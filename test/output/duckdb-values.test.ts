@@ -5,7 +5,12 @@
  * "42" the same id.
  */
 import { describe, expect, it } from 'vitest';
-import { isoMicros, lastVersions, oddStamps } from '../../src/output/destinations/duckdb/values.js';
+import {
+  isoMicros,
+  lastVersions,
+  readStamps,
+  Writers,
+} from '../../src/output/destinations/duckdb/values.js';
 
 describe('isoMicros', () => {
   it('reads an ISO timestamp with Z or an offset to the microsecond', () => {
@@ -46,17 +51,24 @@ describe('isoMicros', () => {
     }
   });
 
-  it('collects the values DuckDB must cast, as text', () => {
+  it('reads the ISO timestamps of a batch, and collects the others as text for DuckDB to cast', () => {
     const odd = new Set<string>();
-    oddStamps(
+    const writers = new Writers(() => {
+      throw new Error('no DuckDB here');
+    });
+    readStamps(
       [
         { a: '2026-11-17T10:00:00Z', b: null },
         { a: '2026-11-17', b: 5 },
         { a: undefined, b: { x: 1 } },
       ],
       ['a', 'b'],
+      writers,
       odd,
     );
+    expect([...writers.micros]).toEqual([
+      ['2026-11-17T10:00:00Z', Date.UTC(2026, 10, 17, 10) * 1000],
+    ]);
     expect([...odd]).toEqual(['2026-11-17', '5', '{"x":1}']);
   });
 });

@@ -27,15 +27,15 @@ import type { TableSet } from '../database/tables.js';
 import { ItemRows, RecordRows } from './rows.js';
 import {
   CAST_STAMPS,
-  COLUMNS_QUERY,
   CREATE_IDS,
   createStage,
   DROP_STAGE,
   deleteChildren,
   mergeMain,
+  ORDERS_QUERY,
   takenIds,
 } from './sql.js';
-import { lastVersions, oddStamps, Writers } from './values.js';
+import { lastVersions, readStamps, Writers } from './values.js';
 
 export type Duck = typeof import('@duckdb/node-api');
 
@@ -112,6 +112,14 @@ export class BatchLoader {
       }
     }
     if (staged) await this.run(createStage(columns));
+    // The tables of a layout share a schema (the children are named after the table).
+    await this.readOrders([
+      ...(staged ? [] : [{ name: main, ours: columns }]),
+      ...layout.children.map((c) => ({
+        name: this.tables.target(c),
+        ours: this.tables.columnsOf(c),
+      })),
+    ]);
     const open: (RecordRows | ItemRows)[] = [];
     try {
       const parent = new RecordRows(
@@ -119,7 +127,7 @@ export class BatchLoader {
           ? await this.connection.createAppender('news_stage', 'main', 'temp')
           : await this.appender(main),
         main,
-        staged ? columns.map((c) => c.name) : await this.order(main, columns),
+        staged ? columns.map((c) => c.name) : this.order(main),
         columns,
         writers,
       );
@@ -134,7 +142,7 @@ export class BatchLoader {
         const items = new ItemRows(
           await this.appender(name),
           name,
-          await this.order(name, childColumns),
+          this.order(name),
           childColumns,
           writers,
           field,
@@ -178,7 +186,7 @@ export class BatchLoader {
         .columnsOf(spec)
         .filter((c) => c.type === 'timestamptz')
         .map((c) => c.name);
-      if (names.length > 0) oddStamps(this.tables.rowsOf(spec, rows), names, odd);
+      if (names.length > 0) readStamps(this.tables.rowsOf(spec, rows), names, writers, odd);
     }
     if (odd.size === 0) return writers;
     const texts = [...odd];
@@ -190,13 +198,28 @@ export class BatchLoader {
     return writers;
   }
 
-  /** The table's columns in their order (read again when the session's columns for it change). */
-  private async order(name: string, ours: readonly FieldDef[]): Promise<string[]> {
-    const known = this.orders.get(name);
-    if (known?.ours === ours) return known.order;
-    const rows = await this.run(COLUMNS_QUERY, [schemaOf(name) ?? null, bareName(name)]);
-    const order = rows.map((r) => String(r['column_name']));
-    this.orders.set(name, { ours, order });
-    return order;
+  /**
+   * Each table's columns in their order, read in one query for the tables
+   * whose columns this session changed since it last read them.
+   */
+  private async readOrders(tables: readonly { name: string; ours: readonly FieldDef[] }[]) {
+    const stale = tables.filter((t) => this.orders.get(t.name)?.ours !== t.ours);
+    if (stale.length === 0) return;
+    const first = stale[0]?.name as string;
+    const rows = await this.run(ORDERS_QUERY, [
+      schemaOf(first) ?? null,
+      this.duck.listValue(stale.map((t) => bareName(t.name))),
+    ]);
+    for (const { name, ours } of stale) {
+      const bare = bareName(name);
+      const order = rows
+        .filter((r) => r['table_name'] === bare)
+        .map((r) => String(r['column_name']));
+      this.orders.set(name, { ours, order });
+    }
+  }
+
+  private order(name: string): string[] {
+    return this.orders.get(name)?.order ?? [];
   }
 }

@@ -43,6 +43,12 @@ export const COLUMNS_QUERY = `SELECT column_name, data_type FROM duckdb_columns(
   WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND table_name = $2
   ORDER BY column_index`;
 
+/** The columns of several tables of a schema (`$2`, a list of names), each table's in their order. */
+export const ORDERS_QUERY = `SELECT table_name, column_name FROM duckdb_columns()
+  WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema())
+    AND list_contains($2::VARCHAR[], table_name)
+  ORDER BY table_name, column_index`;
+
 export function existingColumns(rows: Record<string, unknown>[]) {
   if (rows.length === 0) return undefined;
   const map = new Map<string, ExistingColumn>();

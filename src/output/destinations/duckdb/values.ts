@@ -10,7 +10,7 @@
  * Timestamps are the exception: the appender's own cast from text drops a
  * UTC offset, so an ISO 8601 string with `Z` or an offset (what the service
  * sends) is read here, to the microsecond, and any other value is cast by
- * DuckDB in SQL beforehand (`oddStamps`), with SQL's rules and errors.
+ * DuckDB in SQL beforehand (`readStamps`), with SQL's rules and errors.
  *
  * Only types are imported from `@duckdb/node-api`: the module itself is
  * loaded by session.ts, which hands over the one constructor needed.
@@ -60,27 +60,36 @@ export function isoMicros(text: string): number | undefined {
   return Number.isSafeInteger(micros) ? micros : undefined;
 }
 
-/** The values of `type` columns among `rows` that DuckDB must cast itself (see isoMicros). */
-export function oddStamps(
+/**
+ * Reads the timestamps of columns `names` among `rows` before anything is
+ * appended: each ISO 8601 one into `writers.micros`, and each other value
+ * into `odd`, as text, for DuckDB to cast.
+ */
+export function readStamps(
   rows: Iterable<ApiRecord>,
   names: readonly string[],
-  into: Set<string>,
+  writers: Writers,
+  odd: Set<string>,
 ): void {
-  if (names.length === 0) return;
+  const { micros } = writers;
   for (const row of rows) {
     for (const name of names) {
       const value = row[name];
       if (value === null || value === undefined) continue;
-      if (typeof value !== 'string' || isoMicros(value) === undefined) into.add(textOf(value));
+      const read = typeof value === 'string' ? isoMicros(value) : undefined;
+      if (read !== undefined) micros.set(value as string, read);
+      else odd.add(textOf(value));
     }
   }
 }
 
 /**
- * The writers of one batch. `stamps` holds DuckDB's reading of each odd
- * timestamp value of the batch (filled before anything is appended).
+ * The writers of one batch. Its timestamps are read before anything is
+ * appended (readStamps): `micros` holds each ISO 8601 one, `stamps` DuckDB's
+ * reading of each other one.
  */
 export class Writers {
+  readonly micros = new Map<string, number>();
   readonly stamps = new Map<string, DuckDBTimestampTZValue>();
 
   constructor(private readonly stamp: MakeStamp) {}
@@ -120,7 +129,7 @@ export class Writers {
       case 'timestamptz':
         return (a, v) => {
           if (v === null || v === undefined) return a.appendNull();
-          const micros = typeof v === 'string' ? isoMicros(v) : undefined;
+          const micros = typeof v === 'string' ? this.micros.get(v) : undefined;
           const value =
             micros === undefined ? this.stamps.get(textOf(v)) : this.stamp(BigInt(micros));
           if (value === undefined) throw new Error(`no timestamp read for ${textOf(v)}`);
