@@ -127,7 +127,13 @@ describe('DuckDB batches: new ids appended, shared ids merged', () => {
     ).rejects.toThrow(/words_count.*many/);
     // An entity's id that is not a number (a child table's column).
     const entities = [{ id: 'x1', name: 'odd' }];
-    await expect(session.writeBatch([{ ...records[5], entities }])).rejects.toThrow(/x1/);
+    await expect(session.writeBatch([{ ...records[5], entities }])).rejects.toThrow(
+      /articles__entities, column id: .*x1/,
+    );
+    // An article's id that is not one.
+    await expect(session.writeBatch([{ ...records[5], id: 'x2' }])).rejects.toThrow(
+      /articles, column id: .*x2/,
+    );
     await session.close();
     expect(await count(file, 'articles')).toBe(3);
     expect(await count(file, 'articles__entities')).toBe(

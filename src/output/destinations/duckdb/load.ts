@@ -104,7 +104,8 @@ export class BatchLoader {
         ids.closeSync();
       } catch (error) {
         drop(ids);
-        throw error;
+        const text = error instanceof Error ? error.message : String(error);
+        throw new Error(`${main}, column id: ${text}`);
       }
       staged = (await this.run(takenIds(main)))[0]?.['taken'] !== false;
       for (const child of layout.children) {
