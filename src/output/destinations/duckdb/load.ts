@@ -107,10 +107,11 @@ export class BatchLoader {
         const text = error instanceof Error ? error.message : String(error);
         throw new Error(`${main}, column id: ${text}`);
       }
-      staged = (await this.run(takenIds(main)))[0]?.['taken'] !== false;
-      for (const child of layout.children) {
-        await this.run(deleteChildren(this.tables.target(child), layout.kind.parentColumn));
-      }
+      // The child rows of the batch's ids go, and whether the table has any of them: one round trip.
+      const deletes = layout.children.map((c) =>
+        deleteChildren(this.tables.target(c), layout.kind.parentColumn),
+      );
+      staged = (await this.run([...deletes, takenIds(main)].join(';\n')))[0]?.['taken'] !== false;
     }
     if (staged) await this.run(createStage(columns));
     // The tables of a layout share a schema (the children are named after the table).
