@@ -3,18 +3,19 @@
  * it writes for its process, so the open itself is the state's lock: a
  * second run on the same file is refused (in words, naming the process
  * DuckDB reports), here and in another process. Each batch is one
- * transaction: the tables made ready, the records appended as JSON into a
- * staging table, one INSERT … ON CONFLICT into the table and one per child
- * table, the state's row; then COMMIT.
+ * transaction: the tables made ready, the records loaded (load.ts: typed
+ * values through appenders, straight into the tables when the batch's ids
+ * are new to them), the state's row; then COMMIT.
  *
  * `@duckdb/node-api` is imported here only, and this module only when a
  * `duckdb:` URL is used: its binding is large, and it is an optional
  * dependency that an install may have left out.
  */
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { NewsError } from '../../../api/errors.js';
 import type { ApiRecord } from '../../types.js';
 import { DatabaseError, DatabaseLockError, SchemaConflictError } from '../database/errors.js';
@@ -30,24 +31,43 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { duckdbPath } from '../database/url.js';
+import { BatchLoader, type Duck } from './load.js';
 import {
   addColumn,
   COLUMNS_QUERY,
-  CREATE_STAGE,
   createState,
   createTable,
-  deleteChildren,
   duckdbDialect,
-  extractValues,
   existingColumns,
-  insertChildren,
-  insertMain,
-  STAGE,
   stateTable,
   upsertState,
 } from './sql.js';
 
 const REPLACING = '__new';
+
+/**
+ * DuckDB's settings for a run.
+ * - memory_limit: its buffer pool would otherwise grow to 80 % of the
+ *   machine's memory; a load keeps little in memory (what does not fit goes
+ *   to `FILE.tmp/` beside the file until the next checkpoint).
+ * - checkpoint_threshold: a checkpoint rewrites each table's last, partly
+ *   filled row group (up to 122,880 rows) whole, so checkpointing after every
+ *   batch (DuckDB's default: past 16 MB of WAL, which a batch of 10,000
+ *   articles is several times over) costs more as the table grows; one per
+ *   gigabyte of WAL (about 140,000 articles) and one at close keep a load's
+ *   cost in proportion to its size (30,000 articles in batches of 1,000:
+ *   half the CPU time).
+ * - threads: the rows are appended on Node's thread and DuckDB's work comes
+ *   between, so a second DuckDB thread only contended for the cores (a
+ *   fifth more CPU time and wall time, measured on 2 cores).
+ * - preserve_insertion_order: no statement of a session needs it.
+ */
+const INSTANCE_SETTINGS: Record<string, string> = {
+  memory_limit: '256MB',
+  checkpoint_threshold: '1GB',
+  threads: '1',
+  preserve_insertion_order: 'false',
+};
 
 /**
  * Files open in this process. DuckDB's file lock is per process, so two
@@ -64,8 +84,10 @@ class DuckdbSession implements DatabaseSession {
   private readonly replace: boolean;
   private fresh = true;
   private closed = false;
+  private readonly loader: BatchLoader;
 
   constructor(
+    duck: Duck,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
     private readonly file: string,
@@ -81,9 +103,13 @@ class DuckdbSession implements DatabaseSession {
     this.tables = new TableSet(layout, duckdbDialect, this.describe, hooks.note, (spec) =>
       this.replace ? `${spec.name}${REPLACING}` : spec.name,
     );
+    this.loader = new BatchLoader(duck, connection, this.tables);
   }
 
-  private async run(sql: string, values?: (string | null)[]): Promise<Record<string, unknown>[]> {
+  private async run(
+    sql: string,
+    values?: (DuckDBValue | null)[],
+  ): Promise<Record<string, unknown>[]> {
     const reader = await this.connection.runAndReadAll(sql, values);
     return reader.getRowObjectsJS() as Record<string, unknown>[];
   }
@@ -119,7 +145,7 @@ class DuckdbSession implements DatabaseSession {
   async writeBatch(records: readonly ApiRecord[], state?: StoredState): Promise<void> {
     await this.transaction(async () => {
       await this.prepare(records);
-      if (records.length > 0) await this.load(records);
+      if (records.length > 0) await this.loader.load(records);
       if (state !== undefined) {
         await this.run(createState(this.state));
         await this.run(upsertState(this.state), [state.name, state.value]);
@@ -160,6 +186,7 @@ class DuckdbSession implements DatabaseSession {
     } catch (error) {
       await this.run('ROLLBACK').catch(() => undefined);
       this.tables.reset();
+      this.loader.reset();
       throw this.fail(error);
     }
   }
@@ -184,38 +211,6 @@ class DuckdbSession implements DatabaseSession {
       },
     });
   }
-
-  private async load(records: readonly ApiRecord[]): Promise<void> {
-    const { layout } = this.tables;
-    await this.run(`DELETE FROM ${STAGE}`);
-    const appender = await this.connection.createAppender('news_stage', 'main', 'temp');
-    try {
-      let n = 0n;
-      for (const record of records) {
-        appender.appendBigInt(n++);
-        const id = record['id'];
-        if (typeof id === 'number' && Number.isSafeInteger(id)) appender.appendBigInt(BigInt(id));
-        else if (typeof id === 'string' && /^-?\d{1,18}$/.test(id))
-          appender.appendBigInt(BigInt(id));
-        else appender.appendNull();
-        appender.appendVarchar(JSON.stringify(record));
-        appender.endRow();
-      }
-      appender.flushSync();
-    } finally {
-      appender.closeSync();
-    }
-    const mainColumns = this.tables.columnsOf(layout.main);
-    await this.run(extractValues(mainColumns, layout.merge));
-    await this.run(insertMain(this.tables.target(layout.main), mainColumns, layout.merge));
-    for (const child of layout.children) {
-      const name = this.tables.target(child);
-      const index = mainColumns.findIndex((c) => c.name === child.list?.field);
-      if (layout.merge) await this.run(deleteChildren(name, layout.kind.parentColumn));
-      if (index !== -1) await this.run(insertChildren(name, index, this.tables.columnsOf(child)));
-    }
-    await this.run(`DELETE FROM ${STAGE}`);
-  }
 }
 
 /** DuckDB's message, first line (the rest is a caret under the SQL, which is ours). */
@@ -234,9 +229,13 @@ function fileKey(path: string): string {
   }
 }
 
-async function loadDuckdb(): Promise<typeof import('@duckdb/node-api')> {
+/**
+ * The binding, by `require`: the package is CommonJS, and `import()` of it
+ * has Node scan its files for their exports first (about 0.15 s).
+ */
+function loadDuckdb(): Duck {
   try {
-    return await import('@duckdb/node-api');
+    return createRequire(import.meta.url)('@duckdb/node-api') as Duck;
   } catch (error) {
     throw new NewsError(`DuckDB support is not installed (${duckdbText(error)})`, {
       hint: 'it is an optional dependency: install news again without --omit=optional (npm install -g news-search-cli)',
@@ -258,23 +257,22 @@ export const openDuckdb: OpenDatabase = async (
       hint: 'wait for it to finish, or stop it; the same command then continues from its state',
     });
   }
-  const { DuckDBInstance } = await loadDuckdb();
+  const duck = loadDuckdb();
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(path);
+    instance = await duck.DuckDBInstance.create(path, INSTANCE_SETTINGS);
   } catch (error) {
     throw openError(error, url.redacted);
   }
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();
-    await connection.run(CREATE_STAGE);
   } catch (error) {
     instance.closeSync();
     throw openError(error, url.redacted);
   }
   openHere.set(file, `since ${new Date().toISOString()} (pid ${process.pid} on ${hostname()})`);
-  return new DuckdbSession(instance, connection, file, url.redacted, options, hooks);
+  return new DuckdbSession(duck, instance, connection, file, url.redacted, options, hooks);
 };
 
 /** A file another process holds, in words; any other failure with the file's name. */
