@@ -7,7 +7,7 @@
  * nothing listening (exit 5) and an incompatible table (refused, unchanged)
  * say so in one line, without the password.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,6 +16,7 @@ import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
 import { type TestPostgres, freePort, startPostgres } from '../helpers/postgres.js';
 import { BIN, spawnCollecting } from '../helpers/spawn.js';
+import { fixtureArticles } from './records.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 let server: TestPostgres;
@@ -164,6 +165,33 @@ describe('errors', () => {
     expect(r.stderr).toMatch(/^error: .*127\.0\.0\.1/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).not.toContain(server.password);
+  });
+
+  it('convert into a database nothing listens for: exit 5, and the process ends (the reader is closed)', async () => {
+    const port = await freePort();
+    const file = join(mkdtempSync(join(tmpdir(), 'news-convert-refused-')), 'saved.jsonl');
+    writeFileSync(
+      file,
+      `${fixtureArticles(250)
+        .map((a) => JSON.stringify(a))
+        .join('\n')}\n`,
+    );
+    // Its own process: what is left open shows as a process that does not end.
+    const run = spawnCollecting('node', [
+      BIN,
+      'convert',
+      file,
+      '-o',
+      `postgres://news@127.0.0.1:${port}/db`,
+    ]);
+    const ended = await Promise.race([
+      run.exit,
+      new Promise<'still running'>((r) => setTimeout(() => r('still running'), 15_000)),
+    ]);
+    if (ended === 'still running') run.child.kill('SIGKILL');
+    expect(ended).toBe(5);
+    expect(run.stderr()).toMatch(/^error: cannot reach/);
+    expect(run.stderr()).not.toContain('Closing file descriptor');
   });
 
   it('an existing table with an incompatible column: refused, the table unchanged', async () => {

@@ -157,15 +157,21 @@ export const convert: CommandSpec = {
         yield* { [Symbol.asyncIterator]: () => iterator };
       },
     };
-    await exportPages(
-      runtime,
-      pages,
-      kind,
-      `news convert ${file ?? '-'}`,
-      runtime.settings.output,
-      {
-        gather: CONVERT_BATCH,
-      },
-    );
+    try {
+      await exportPages(
+        runtime,
+        pages,
+        kind,
+        `news convert ${file ?? '-'}`,
+        runtime.settings.output,
+        {
+          gather: CONVERT_BATCH,
+        },
+      );
+    } finally {
+      // A destination that fails before it reads a page (a database that cannot be
+      // reached) leaves the reader open: its file and workers would keep the process alive.
+      await iterator.return?.(undefined);
+    }
   },
 };
