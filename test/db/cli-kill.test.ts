@@ -177,13 +177,11 @@ describe('errors', () => {
         .join('\n')}\n`,
     );
     // Its own process: what is left open shows as a process that does not end.
-    const run = spawnCollecting('node', [
-      BIN,
-      'convert',
-      file,
-      '-o',
-      `postgres://news@127.0.0.1:${port}/db`,
-    ]);
+    const run = spawnCollecting(
+      process.execPath,
+      [BIN, 'convert', file, '-o', `postgres://news@127.0.0.1:${port}/db`],
+      { ...process.env },
+    );
     const ended = await Promise.race([
       run.exit,
       new Promise<'still running'>((r) => setTimeout(() => r('still running'), 15_000)),
