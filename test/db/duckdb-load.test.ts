@@ -14,6 +14,7 @@ import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js'
 import { openDuckdb } from '../../src/output/destinations/duckdb/session.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { countDuckdb as count, queryDuckdb as query } from './duckdb-files.js';
 import { fixtureArticles, listTotal } from './records.js';
 
 const sessions: DatabaseSession[] = [];
@@ -34,20 +35,6 @@ async function open(file: string, notes: string[] = []) {
   sessions.push(session);
   return session;
 }
-
-async function query(file: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
-const count = async (file: string, table: string) =>
-  Number((await query(file, `SELECT count(*) AS n FROM ${table}`))[0]?.['n']);
 
 /** Each article's lists as the tables hold them: entity names by position, per article. */
 async function entityNames(file: string): Promise<Map<number, string[]>> {

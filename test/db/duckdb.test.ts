@@ -16,6 +16,7 @@ import type {
 import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
 import { openDuckdb } from '../../src/output/destinations/duckdb/session.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { countDuckdb as count, queryDuckdb as query } from './duckdb-files.js';
 import { fixtureArticles, listTotal } from './records.js';
 
 const sessions: DatabaseSession[] = [];
@@ -38,21 +39,6 @@ async function open(file: string, options: Partial<TableOptions> = {}, notes: st
   sessions.push(session);
   return session;
 }
-
-/** Reads the file with a session of its own (after the writer closed it). */
-async function query(file: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
-const count = async (file: string, table: string) =>
-  Number((await query(file, `SELECT count(*) AS n FROM ${table}`))[0]?.['n']);
 
 describe('DuckDB tables', () => {
   it('types each top-level field and fills a child table per list', async () => {
