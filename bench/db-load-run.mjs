@@ -1,14 +1,12 @@
 // One load of a JSONL file into a database through the destination library
-// (the built dist/), as `news convert FILE -o URL` will drive it: lines read
-// and parsed, batches of 10,000 records, each batch one writeBatch (one
-// transaction), then finish() and close(). The next batch is read while the
-// database writes the last one (two batches in memory at most): the reading
-// and the server's work overlap on two cores. Prints {"ms", "peakMB"}.
+// (the built dist/), without the CLI around it: lines read and parsed,
+// batches of --batch records (10,000 by default), each one writeBatch (one
+// transaction, awaited before the next batch is read), then finish() and
+// close(). Prints {"ms", "peakMB"}. The database benchmarks (db-postgres.mjs,
+// db-duckdb.mjs) time `news convert FILE -o URL` instead, and this with
+// their --library.
 //
 //   node bench/db-load-run.mjs URL FILE [--table NAME] [--write merge|append|replace] [--batch 10000]
-//
-// Until `convert -o postgres://…` is wired into the CLI, the database
-// benchmarks (db-postgres.mjs, db-duckdb.mjs) time this.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { numberOption, option } from './lib.mjs';
