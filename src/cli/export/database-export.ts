@@ -2,7 +2,8 @@
  * Records into a database table (`-o postgres://…`, `-o duckdb:…`): the
  * session is opened from the output settings (--table, --write), each page
  * is one batch (one transaction), and `replace` swaps its table in only once
- * every batch is in. Memory holds one batch, as a file export holds a page.
+ * every batch is in. Memory holds two batches at most: the one being
+ * written and the next, read meanwhile.
  */
 import { UsageError } from '../../api/errors.js';
 import { isEncoded } from '../../output/format-writer.js';
