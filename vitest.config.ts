@@ -14,12 +14,14 @@ import { testProjects } from './test/helpers/test-projects.js';
 // process.
 const files = testProjects();
 
-// One worker per core, at least two: vitest's default (cores - 1) ran a
-// 2-core machine's files one at a time, while most files spend their time
-// waiting on a server, a child process or a pipe. One more than the cores
-// made the timing-bound files (signals, streams, workers) time out under
-// load. NEWS_TEST_WORKERS overrides it (1 to run the files one at a time).
-const workers = Number(process.env['NEWS_TEST_WORKERS']) || Math.max(2, availableParallelism());
+// One worker more than the cores: most files spend much of their time
+// waiting on a server, a child process, a pipe or a clock, and on a 2-core
+// machine three workers kept the cores busier than two: the whole suite in
+// 199 s against 227 s, quiet machine, the longest test 11 s of its 20 s
+// (bench/README.md, "The test suite"). vitest's default (cores - 1) ran a
+// 2-core machine's files one at a time. NEWS_TEST_WORKERS overrides it (1 to
+// run the files one at a time, 2 on a machine that other work shares).
+const workers = Number(process.env['NEWS_TEST_WORKERS']) || availableParallelism() + 1;
 
 export default defineConfig({
   test: {
