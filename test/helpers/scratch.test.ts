@@ -15,7 +15,7 @@ describe('test scratch folders', () => {
     expect(isolatedConfigHome()).not.toBe(isolatedConfigHome());
   });
 
-  it('a test file run with the project config leaves no folder behind', () => {
+  it("a test file run with the project config leaves no folder behind, its own or its children's", () => {
     // A one-test file that calls runCli (which makes a config home) and says
     // where its folder was, run by vitest with vitest.config.ts.
     const dir = scratchDir('leak-');
@@ -24,12 +24,20 @@ describe('test scratch folders', () => {
     const cli = JSON.stringify(join(repo, 'test/helpers/cli.js'));
     writeFileSync(
       join(dir, 'test', 'leak.test.ts'),
-      `import { writeFileSync } from 'node:fs';
+      `import { execFileSync } from 'node:child_process';
+       import { mkdtempSync, writeFileSync } from 'node:fs';
+       import { tmpdir } from 'node:os';
+       import { join } from 'node:path';
        import { expect, it } from 'vitest';
        import { isolatedConfigHome, runCli } from ${cli};
+       // A folder made as the file is imported, and one by a process it spawns, in the OS temp dir.
+       const moduleLevel = mkdtempSync(join(tmpdir(), 'module-level-'));
        it('runs', async () => {
          expect((await runCli(['--version'])).code).toBe(0);
-         writeFileSync(${JSON.stringify(said)}, isolatedConfigHome());
+         const child = execFileSync(process.execPath, ['-e',
+           "process.stdout.write(require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'child-')))"],
+           { encoding: 'utf8' });
+         writeFileSync(${JSON.stringify(said)}, [isolatedConfigHome(), moduleLevel, child].join('\\n'));
        });`,
     );
     // The project config with its test settings (setupFiles above all), run
@@ -46,8 +54,18 @@ describe('test scratch folders', () => {
       cwd: repo,
       stdio: 'pipe',
     });
-    const made = readFileSync(said, 'utf8');
-    expect(made).toContain('news-config-');
-    expect(existsSync(dirname(made))).toBe(false);
+    const [home, moduleLevel, child] = readFileSync(said, 'utf8').split('\n') as [
+      string,
+      string,
+      string,
+    ];
+    expect(home).toContain('news-config-');
+    expect(existsSync(dirname(home))).toBe(false);
+    // What the file left in tmpdir(), itself or through a child, went with its root.
+    expect(moduleLevel).toContain('module-level-');
+    expect(child).toContain('child-');
+    expect(existsSync(moduleLevel)).toBe(false);
+    expect(existsSync(child)).toBe(false);
+    expect(dirname(child)).toBe(dirname(moduleLevel));
   });
 });
