@@ -6,10 +6,10 @@ import { join } from 'node:path';
 // vitest setup file) makes the file's TMPDIR before the file is imported and
 // removes after its last test. Everything the file and the processes it
 // spawns put in the OS temp dir (`mkdtempSync(join(tmpdir(), …))`, a spool,
-// a killed run's leftovers) goes with it: before, a run of the suite left
-// about 9 GB in /tmp, convert-parallel's 1.4 GB and convert-bytes' 0.5 GB
-// among them. An `exit` handler would not do: vitest ends its worker
-// processes without running them.
+// a killed run's leftovers) goes with it: before, each run of the suite
+// left about 2 GB in /tmp (convert-parallel 1.4 GB, convert-bytes 0.5 GB)
+// and a folder for nearly every spawned run. An `exit` handler would not
+// do: vitest ends its worker processes without running them.
 
 let root: string | undefined;
 
