@@ -37,7 +37,15 @@ export function scratchDir(prefix: string): string {
 /** Points TMPDIR (os.tmpdir(), and the processes the file spawns) into the root. */
 export function tmpIntoScratch(): void {
   systemTmp();
-  process.env['TMPDIR'] = scratchRoot();
+  const dir = scratchRoot();
+  process.env['TMPDIR'] = dir;
+  // os.tmpdir() reads the real environment, which a plain object put in place
+  // of process.env by an earlier file of this process no longer reaches.
+  if (tmpdir() !== dir) {
+    throw new Error(
+      `TMPDIR did not take (os.tmpdir() is ${tmpdir()}): a test file before this one in the process replaced process.env; put its keys back one by one instead`,
+    );
+  }
 }
 
 /** Removes the root and all in it, and gives TMPDIR back; the next `scratchDir` makes a new root. */

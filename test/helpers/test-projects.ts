@@ -14,9 +14,9 @@
  * ~0.6 s (a built one) or ~1 s (a slow one: the mock, S3). A file that
  * changes what the next file in its process would see gets a process of its
  * own: it replaces a module (vi.mock, vi.doMock), a global (vi.stubGlobal,
- * vi.stubEnv, fake timers) or the working directory, or it says so in a line
- * comment that starts `// own process: ` and gives the reason (it changes
- * what the sources keep for the whole process). Such a file runs in
+ * vi.stubEnv, fake timers, process.env itself) or the working directory,
+ * or it says so in a line comment that starts `// own process: ` and gives
+ * the reason (it changes what the sources keep for the whole process). Such a file runs in
  * "unit-own-process", or in "isolated" when it is slow or needs the build.
  *
  * The edit loop (`npm run test:fast`) leaves out the in-process files that
@@ -33,7 +33,7 @@ const root = resolve(import.meta.dirname, '../..');
 const NEEDS_BUILD = /helpers\/(spawn|mcp)\.js['"]|['"](\.\.\/)+dist\/|^\/\/ needs dist\/: /m;
 
 const CHANGES_THE_PROCESS =
-  /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|\bprocess\.chdir\(|^\/\/ own process: /m;
+  /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(|\bprocess\.chdir\(|\bprocess\.env = |^\/\/ own process: /m;
 
 const SLOW: readonly RegExp[] = [
   /^test\/(s3|fuzz|conformance|db)\//,

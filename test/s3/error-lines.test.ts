@@ -92,13 +92,17 @@ describe('store errors as lines', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const saved = { ...process.env };
-    Object.assign(process.env, {
+    const set = {
       AWS_ENDPOINT_URL_S3: endpoint,
       AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
       AWS_SECRET_ACCESS_KEY: 'example-secret',
       AWS_REGION: 'us-east-1',
-    });
+    };
+    // The keys are put back one by one: a plain object in place of process.env
+    // would leave the real environment (TMPDIR, what os.tmpdir() reads) behind
+    // for the files that run next in this process.
+    const saved = Object.fromEntries(Object.keys(set).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, set);
     try {
       const error = await checkBucket('s3://acme-news/en/data.parquet').then(
         () => undefined,
@@ -109,7 +113,10 @@ describe('store errors as lines', () => {
         `hint: create it on ${endpoint}, or check the name`,
       ]);
     } finally {
-      process.env = saved;
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
       server.close();
     }
   });
