@@ -188,8 +188,12 @@ describe('writes', () => {
     };
     changed.title = 'A later version';
     changed.entities = changed.entities.slice(0, 1);
-    // Two versions in one batch: the later one wins there too.
-    await session.writeBatch([{ ...changed, title: 'an earlier version' }, changed]);
+    // Two versions in one batch, the id once as a number and once as text
+    // (one BIGINT either way): the later one wins there too.
+    await session.writeBatch([
+      { ...changed, id: String(changed.id), title: 'an earlier version' },
+      changed,
+    ]);
     await session.close();
     expect(await count(url, 'articles')).toBe(20);
     const total = listTotal(records, 'entities');

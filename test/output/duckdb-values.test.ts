@@ -1,16 +1,12 @@
 /**
  * The DuckDB session's reading of values before they reach the appender:
  * ISO 8601 timestamps with a zone to the microsecond (anything else is left
- * to DuckDB's cast), and each id's last version in a batch, with 42 and
- * "42" the same id.
+ * to DuckDB's cast); and each id's last version in a batch, with 42 and
+ * "42" the same id, as both engines' merges write it (database/last-versions.ts).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  isoMicros,
-  lastVersions,
-  readStamps,
-  Writers,
-} from '../../src/output/destinations/duckdb/values.js';
+import { lastVersions } from '../../src/output/destinations/database/last-versions.js';
+import { isoMicros, readStamps, Writers } from '../../src/output/destinations/duckdb/values.js';
 
 describe('isoMicros', () => {
   it('reads an ISO timestamp with Z or an offset to the microsecond', () => {

@@ -22,6 +22,7 @@ import type {
 } from '@duckdb/node-api';
 import type { ApiRecord } from '../../types.js';
 import type { FieldDef } from '../database/fields.js';
+import { lastVersions } from '../database/last-versions.js';
 import { bareName, schemaOf } from '../database/names.js';
 import type { TableSet } from '../database/tables.js';
 import { ItemRows, RecordRows } from './rows.js';
@@ -35,7 +36,7 @@ import {
   ORDERS_QUERY,
   takenIds,
 } from './sql.js';
-import { lastVersions, readStamps, Writers } from './values.js';
+import { readStamps, Writers } from './values.js';
 
 export type Duck = typeof import('@duckdb/node-api');
 

@@ -138,30 +138,3 @@ export class Writers {
     }
   }
 }
-
-/** An id as the merge compares it: 42 and "42" are one BIGINT. */
-function idKey(id: unknown): unknown {
-  if (typeof id === 'number' && Number.isSafeInteger(id)) return BigInt(id);
-  if (typeof id === 'string' && /^-?\d{1,19}$/.test(id)) return BigInt(id);
-  return id;
-}
-
-/**
- * Each id's last version, in the order they came: what a merge writes
- * (the last version of an id in a batch wins, and is written once).
- */
-export function lastVersions(records: readonly ApiRecord[]): readonly ApiRecord[] {
-  const seen = new Set<unknown>();
-  const kept: ApiRecord[] = [];
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i] as ApiRecord;
-    const id = record['id'];
-    if (id !== undefined && id !== null) {
-      const key = idKey(id);
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
-    kept.push(record);
-  }
-  return kept.length === records.length ? records : kept.reverse();
-}

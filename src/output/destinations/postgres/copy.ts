@@ -60,25 +60,6 @@ export function* mainLines(
   }
 }
 
-/**
- * Each record's version once, the last one, in the order they came: what a
- * merge writes (PostgreSQL's ON CONFLICT refuses a row twice in one statement).
- */
-export function lastVersions(records: readonly ApiRecord[]): readonly ApiRecord[] {
-  const seen = new Set<unknown>();
-  const kept: ApiRecord[] = [];
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i] as ApiRecord;
-    const id = record['id'];
-    if (id !== undefined && id !== null) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-    }
-    kept.push(record);
-  }
-  return kept.length === records.length ? records : kept.reverse();
-}
-
 /** The lines of a child table's rows: the parent's id, the position, then the item's columns. */
 export function* childLines(
   records: readonly ApiRecord[],

@@ -9,6 +9,7 @@ import type { Client } from 'pg';
 import type { ApiRecord } from '../../types.js';
 import { DatabaseLockError } from '../database/errors.js';
 import type { FieldDef } from '../database/fields.js';
+import { lastVersions } from '../database/last-versions.js';
 import { bareName, ident, qualified, schemaOf } from '../database/names.js';
 import { layoutFor, type TableSpec } from '../database/schema.js';
 import { TableSet } from '../database/tables.js';
@@ -21,7 +22,7 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { connectPostgres, type PgConnection, postgresError } from './connect.js';
-import { childLines, lastVersions, mainLines } from './copy.js';
+import { childLines, mainLines } from './copy.js';
 import {
   ASYNC_COMMITS,
   addColumn,
