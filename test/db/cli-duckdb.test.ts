@@ -9,11 +9,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
 import { BIN, spawnCollecting } from '../helpers/spawn.js';
+import { queryDuckdb } from './duckdb-files.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 let mock: MockServer;
@@ -54,19 +54,8 @@ const search = (server: MockServer, ...args: string[]) =>
     },
   );
 
-async function query(file: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
 const tableIds = async (file: string): Promise<number[]> =>
-  (await query(file, 'SELECT id FROM articles ORDER BY id')).map((r) => Number(r['id']));
+  (await queryDuckdb(file, 'SELECT id FROM articles ORDER BY id')).map((r) => Number(r['id']));
 
 function fileIds(file: string): number[] {
   return readFileSync(file, 'utf8')
@@ -93,11 +82,11 @@ describe('search into DuckDB', () => {
     const first = await search(mock, '--all', '-o', `duckdb:${file}`);
     expect(first.code, first.stderr).toBe(0);
     expect(await tableIds(file)).toEqual(ids);
-    const [entities] = await query(file, 'SELECT count(*) AS n FROM articles__entities');
+    const [entities] = await queryDuckdb(file, 'SELECT count(*) AS n FROM articles__entities');
     const again = await search(mock, '--all', '-o', `duckdb:${file}`);
     expect(again.code, again.stderr).toBe(0);
     expect(await tableIds(file)).toEqual(ids);
-    expect((await query(file, 'SELECT count(*) AS n FROM articles__entities'))[0]).toEqual(
+    expect((await queryDuckdb(file, 'SELECT count(*) AS n FROM articles__entities'))[0]).toEqual(
       entities,
     );
   });
@@ -107,7 +96,7 @@ describe('search into DuckDB', () => {
     const file = freshFile();
     expect((await search(mock, '--state', 'daily', '-o', `duckdb:${file}`)).code).toBe(0);
     expect(await tableIds(file)).toEqual(ids);
-    const rows = await query(file, "SELECT name FROM news_state WHERE name = 'daily'");
+    const rows = await queryDuckdb(file, "SELECT name FROM news_state WHERE name = 'daily'");
     expect(rows).toHaveLength(1);
     const second = await search(mock, '--state', 'daily', '-o', `duckdb:${file}`);
     expect(second.code, second.stderr).toBe(0);
