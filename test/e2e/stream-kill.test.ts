@@ -129,7 +129,7 @@ const env = (url = server.url) => ({
 function idsIn(file: string, format: string): number[] {
   const text = readFileSync(file, 'utf8');
   expect(text.endsWith('\n'), 'the file ends with a whole record').toBe(true);
-  if (format === 'jsonl' || format === 'ndjson') {
+  if (format === 'jsonl') {
     return text
       .slice(0, -1)
       .split('\n')
@@ -151,7 +151,9 @@ function idsIn(file: string, format: string): number[] {
 }
 
 describe('news stream --state -o FILE under kill -9', () => {
-  it.each(['jsonl', 'ndjson', 'csv', 'tsv'])(
+  // ndjson is jsonl's writer and reader under another name (output/export.ts,
+  // last-record-id.ts): jsonl's runs are its runs too.
+  it.each(['jsonl', 'csv', 'tsv'])(
     '%s: each article once, none missing, no broken record',
     async (format) => {
       const dir = scratchDir('news-stream-kill-');

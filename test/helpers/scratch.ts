@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,9 +13,33 @@ import { join } from 'node:path';
 
 let root: string | undefined;
 
-/** The machine's temp folder, before a file's TMPDIR pointed into its root. */
+/** Free space a memory file system needs to hold the suite's temp folders: a few at once, each up to ~200 MB. */
+const MEMORY_FS_FREE = 8 * 1024 ** 3;
+
+/**
+ * Where the roots go: /dev/shm when TMPDIR is not set and it is a writable
+ * memory file system with room to spare (Linux; a container's 64 MB one is
+ * passed over), else the machine's temp folder. The suite writes and
+ * removes hundreds of MB of conversions, spools, stores and databases: on
+ * this 2-core machine's disk (ext4) the built tests spent 56 s in the
+ * kernel, 46 s in memory, 18 s of CPU less in all (bench/README.md, "The
+ * test suite").
+ */
+function tempParent(): string {
+  if (process.env['TMPDIR'] !== undefined || process.platform !== 'linux') return tmpdir();
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    const fs = statfsSync('/dev/shm');
+    if (fs.bavail * fs.bsize >= MEMORY_FS_FREE) return '/dev/shm';
+  } catch {
+    // No /dev/shm: the temp folder.
+  }
+  return tmpdir();
+}
+
+/** The parent of the roots, chosen once per process tree, before a file's TMPDIR pointed into its root. */
 function systemTmp(): string {
-  process.env['NEWS_TEST_SYSTEM_TMPDIR'] ??= tmpdir();
+  process.env['NEWS_TEST_SYSTEM_TMPDIR'] ??= tempParent();
   return process.env['NEWS_TEST_SYSTEM_TMPDIR'];
 }
 
