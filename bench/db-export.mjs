@@ -78,6 +78,10 @@ try {
     const url = await postgres.database(`bench${round}`);
     db.push(timed([process.execPath, BIN, ...search, '-o', url], WORK));
     records = await postgres.count(url);
+    const [a, b] = [jsonl.at(-1), db.at(-1)];
+    console.log(
+      `round ${round + 1}: jsonl ${a.seconds.toFixed(2)} s ${a.peakMb.toFixed(0)} MB, postgres ${b.seconds.toFixed(2)} s ${b.peakMb.toFixed(0)} MB: ${(b.seconds / a.seconds).toFixed(2)}×, ${(b.peakMb / a.peakMb).toFixed(2)}×`,
+    );
   }
   const row = (name, runs) =>
     `| ${name} | ${median(runs.map((r) => r.seconds)).toFixed(2)} s | ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB |`;
