@@ -14,8 +14,9 @@ import { TRICKY_ARTICLES } from '../output/tricky-records.js';
  * (`--jobs 1`), whatever the input holds past the first chunk. Inputs are a
  * few MB so that several 1 MB chunks go to the workers. A named file under
  * 16 MB is read through JSON.parse on the workers; input on stdin, of
- * unknown size, from its bytes (fast/): the text formats are checked both
- * ways.
+ * unknown size, from its bytes (fast/): the formats written from bytes
+ * take stdin in the per-format runs, and csv and jsonl are also read from
+ * named files below.
  */
 const dir = mkdtempSync(join(tmpdir(), 'news-convert-parallel-'));
 
