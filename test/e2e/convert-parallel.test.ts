@@ -34,6 +34,11 @@ function convert(args: string[], stdin?: string): Promise<Result> {
     : runToEndFrom(stdin, process.execPath, argv, env);
 }
 
+/** The input's argument and what goes on stdin: `-` and the file with `stdin`, else the file's name. */
+function inputOf(input: string, stdin: boolean): [string, string | undefined] {
+  return stdin ? ['-', input] : [input, undefined];
+}
+
 /**
  * The i-th of a run of varied tricky articles: the three short ones in
  * turn, and one in fifty the one whose 33 KB body puts an emoji across
@@ -77,8 +82,7 @@ async function both(
 ): Promise<[Buffer, Buffer, Result]> {
   const one = join(dir, `one-${format}-${Math.random()}.${format}`);
   const two = join(dir, `two-${format}-${Math.random()}.${format}`);
-  const from = stdin ? '-' : input;
-  const feed = stdin ? input : undefined;
+  const [from, feed] = inputOf(input, stdin);
   const a = await convert([from, '--jobs', '1', '-o', one], feed);
   const b = await convert([from, '--jobs', '2', '-o', two, '-v'], feed);
   expect(a.code, a.stderr).toBe(0);
@@ -89,10 +93,8 @@ async function both(
 /** One run on two workers, where the expected bytes are known without a run on the main thread. */
 async function onWorkers(input: string, format: string, stdin = false): Promise<[Buffer, Result]> {
   const out = join(dir, `two-${format}-${Math.random()}.${format}`);
-  const run = await convert(
-    [stdin ? '-' : input, '--jobs', '2', '-o', out, '-v'],
-    stdin ? input : undefined,
-  );
+  const [from, feed] = inputOf(input, stdin);
+  const run = await convert([from, '--jobs', '2', '-o', out, '-v'], feed);
   expect(run.code, run.stderr).toBe(0);
   return [readFileSync(out), run];
 }

@@ -16,8 +16,9 @@
  * own: it replaces a module (vi.mock, vi.doMock), a global (vi.stubGlobal,
  * vi.stubEnv, fake timers, process.env itself) or the working directory,
  * or it says so in a line comment that starts `// own process: ` and gives
- * the reason (it changes what the sources keep for the whole process). Such a file runs in
- * "unit-own-process", or in "isolated" when it is slow or needs the build.
+ * the reason (it changes what the sources keep for the whole process). Such
+ * a file runs in "unit-own-process", or in "isolated" when it is slow or
+ * needs the build.
  *
  * The edit loop (`npm run test:fast`) leaves out the in-process files that
  * take seconds of CPU each (SLOW: the mock at scale, S3 through s3rver,
