@@ -7,8 +7,10 @@ import type { PageSource } from '../../output/format-writer.js';
 import type { fileChunks } from '../../output/parallel/file-chunks.js';
 import type { LineChunk } from '../../output/parallel/line-chunks.js';
 import type { ChunkReader } from '../../output/record-source.js';
+import { fastPathsOn } from '../../output/fast-paths.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import type { CommandSpec } from '../command-spec.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { OUTPUT } from '../settings/global-options.js';
 import { chooseFormat, exportPages } from '../export/export-pages.js';
 
@@ -91,6 +93,58 @@ async function* closing(
   }
 }
 
+/**
+ * The first line of a plain (not gzipped) file, from its first MB; undefined
+ * when there is none to read (the plain path then reports what is wrong).
+ */
+async function firstLine(file: string): Promise<string | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const buffer = Buffer.alloc(1 << 20);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (buffer[0] === 0x1f && buffer[1] === 0x8b) return undefined;
+    const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
+    return end === -1 ? undefined : buffer.subarray(0, end).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * A fast path: a named JSON Lines file into a database whose engine reads
+ * it itself (DuckDB), of the kind asked or guessed from the first line.
+ * True when it is in; false when this does not apply or the engine declined
+ * before writing anything (`-v` says why), and the file is read the plain way.
+ */
+async function loadedWhole(
+  runtime: Runtime,
+  file: string,
+  kindOption: RecordKind | undefined,
+): Promise<boolean> {
+  if (!fastPathsOn()) return false;
+  const { resolveDestination } = await import('../../output/destinations/registry.js');
+  const destination = resolveDestination(runtime.settings.output);
+  if (destination.kind !== 'database' || !destination.readsFiles) return false;
+  const line = await firstLine(file);
+  if (line === undefined) return false;
+  let first: unknown;
+  try {
+    first = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  // JSON Lines of objects only (not an array or an envelope on one line).
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) return false;
+  const kind = kindOption ?? guessKind(first as ApiRecord);
+  // A generic table declares no column: every field would be one to add, which the plain path does.
+  if (kind === 'generic') return false;
+  const { loadFileIntoDatabase } = await import('../export/database-export.js');
+  return loadFileIntoDatabase(runtime, file, kind, destination);
+}
+
 export const convert: CommandSpec = {
   name: 'convert',
   group: 'tools',
@@ -134,6 +188,13 @@ export const convert: CommandSpec = {
     }
     // Before the file is opened: a name that tells no format ends here.
     const format = await chooseFormat(runtime);
+    if (
+      file !== undefined &&
+      file !== '-' &&
+      (await loadedWhole(runtime, file, kindOption as RecordKind | undefined))
+    ) {
+      return;
+    }
     const { RecordSource, fileChunks, gunzipIfCompressed } = await import('../../output/index.js');
     const { input: records, size } =
       file === undefined || file === '-'

@@ -97,3 +97,38 @@ export async function exportToDatabase(
   runtime.report.notice(`wrote ${counted(records, 'record')} to ${session.describe}`);
   return records;
 }
+
+/**
+ * `news convert FILE` into a database whose engine reads JSON Lines itself
+ * (DuckDB): the file handed to it whole (the session's `loadFile`, a fenced
+ * fast path). True when the records are in; false when the engine declined
+ * before writing anything (a field the table lacks, a line it cannot read,
+ * …), and the caller reads the file the plain way, which reports or handles
+ * what was declined as it always does.
+ */
+export async function loadFileIntoDatabase(
+  runtime: Runtime,
+  file: string,
+  kind: RecordKind,
+  destination: DatabaseDestination,
+): Promise<boolean> {
+  const session = await openSession(runtime, destination, kind);
+  let records: number;
+  try {
+    const loaded = await session.loadFile?.(file, (lines) =>
+      runtime.report.debug(`committed the first ${counted(lines, 'line')} of ${file}`),
+    );
+    if (loaded === undefined) return false;
+    if ('declined' in loaded) {
+      runtime.report.debug(`${session.engine} did not read ${file} itself: ${loaded.declined}`);
+      return false;
+    }
+    records = loaded.records;
+    await session.finish();
+  } finally {
+    await session.close();
+  }
+  runtime.report.debug(`${file} read by ${session.engine}'s own JSON reader`);
+  runtime.report.notice(`wrote ${counted(records, 'record')} to ${session.describe}`);
+  return true;
+}

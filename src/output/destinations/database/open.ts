@@ -23,3 +23,8 @@ export const openDatabase: OpenDatabase = async (
   const { openDuckdb } = await import('../duckdb/session.js');
   return openDuckdb(url, options, hooks);
 };
+
+/** Whether the engine reads a JSON Lines file itself (DuckDB's `read_json`): a session's `loadFile`. */
+export function readsFiles(url: DatabaseUrl): boolean {
+  return url.engine === 'duckdb';
+}

@@ -31,6 +31,7 @@ import type {
   TableOptions,
 } from '../database/types.js';
 import { duckdbPath } from '../database/url.js';
+import { FileLoader, type FileLoad } from './file-load.js';
 import { BatchLoader, type Duck } from './load.js';
 import {
   addColumn,
@@ -151,6 +152,25 @@ class DuckdbSession implements DatabaseSession {
         await this.run(upsertState(this.state), [state.name, state.value]);
       }
     });
+  }
+
+  /** A JSON Lines file read by DuckDB itself (file-load.ts), or why not; nothing is written when it declines. */
+  async loadFile(path: string, committed?: (lines: number) => void): Promise<FileLoad> {
+    if (this.closed) throw this.fail(new Error('the session is closed'));
+    const loader = new FileLoader(
+      (sql, values) => this.run(sql, values),
+      this.tables,
+      (work) =>
+        this.transaction(async () => {
+          await this.prepare([]);
+          await work();
+        }),
+    );
+    try {
+      return await loader.load(path, committed);
+    } catch (error) {
+      throw this.fail(error);
+    }
   }
 
   async finish(): Promise<void> {
