@@ -150,7 +150,7 @@ export const convert: CommandSpec = {
   group: 'tools',
   summary: 'turn saved JSON or JSONL records into any format, offline',
   description:
-    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way.',
+    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way. Into -o duckdb:, DuckDB reads a named JSONL file itself (-v says so, or why not).',
   args: [{ name: 'file', description: 'input file, or - for stdin', required: false }],
   // Offline: the output options only.
   globals: OUTPUT,

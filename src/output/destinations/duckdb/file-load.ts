@@ -24,7 +24,7 @@ import type { FieldDef } from '../database/fields.js';
 import { ident, qualified } from '../database/names.js';
 import type { TableSpec } from '../database/schema.js';
 import type { TableSet } from '../database/tables.js';
-import { duckdbDialect } from './sql.js';
+import { duckdbDialect, duckdbText } from './sql.js';
 
 /** Records a transaction, as `convert`'s batches (and the contract) allow at most. */
 const RANGE = 10_000;
@@ -67,7 +67,7 @@ export class FileLoader {
         records = await this.stage(path);
       } catch (error) {
         if (error instanceof Declined) return { declined: error.message };
-        return { declined: `DuckDB could not read it: ${firstLine(error)}` };
+        return { declined: `DuckDB could not read it: ${duckdbText(error)}` };
       }
       await this.run('SET preserve_insertion_order = false');
       const lines = await this.lastLine();
@@ -209,9 +209,4 @@ function unknownKeys(rows: Record<string, unknown>[], columns: readonly FieldDef
   return rows.map((r) => r['k']).find((k) => k !== null && !known.has(String(k))) as
     | string
     | undefined;
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? text).trim();
 }

@@ -39,6 +39,7 @@ import {
   createState,
   createTable,
   duckdbDialect,
+  duckdbText,
   existingColumns,
   stateTable,
   upsertState,
@@ -231,12 +232,6 @@ class DuckdbSession implements DatabaseSession {
       },
     });
   }
-}
-
-/** DuckDB's message, first line (the rest is a caret under the SQL, which is ours). */
-function duckdbText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? text).trim();
 }
 
 /** The file's path as a key: the same file however it was named. */

@@ -3,7 +3,7 @@
  * appender (rows.ts); SQL makes the tables, checks which ids a batch
  * shares with its table, merges a batch that does through a staging table
  * (`INSERT … ON CONFLICT`), deletes the merged records' child rows, and
- * keeps the state.
+ * keeps the state; and DuckDB's messages are cut to their first line here.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
 import type { Dialect, ExistingColumn, TableSpec } from '../database/schema.js';
@@ -31,6 +31,12 @@ export const duckdbDialect: Dialect = {
     return 'other';
   },
 };
+
+/** DuckDB's message, first line (the rest is a caret under the SQL, which is ours). */
+export function duckdbText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).trim();
+}
 
 /** A merge's rows, typed as the table's columns (made again for each batch that needs it). */
 const STAGE = 'temp.main.news_stage';
