@@ -60,15 +60,15 @@ export interface DatabaseSession {
    * the file holds anything it would not write exactly so. `committed` is
    * told after each batch how far into the file the tables are (in lines).
    */
-  loadFile?(
-    path: string,
-    committed?: (lines: number) => void,
-  ): Promise<{ readonly records: number } | { readonly declined: string }>;
+  loadFile?(path: string, committed?: (lines: number) => void): Promise<FileLoad>;
   /** End of a run that succeeded: `replace` swaps its table in; others do nothing. */
   finish(): Promise<void>;
   /** Releases the lock and the connection; safe to call twice, and after a failure. */
   close(): Promise<void>;
 }
+
+/** A file loaded by the engine itself: its records, or why it declined (nothing written). */
+export type FileLoad = { readonly records: number } | { readonly declined: string };
 
 /** A parsed `postgres://…` or `duckdb:…` destination. */
 export interface DatabaseUrl {

@@ -24,7 +24,8 @@ import type { FieldDef } from '../database/fields.js';
 import { ident, qualified } from '../database/names.js';
 import type { TableSpec } from '../database/schema.js';
 import type { TableSet } from '../database/tables.js';
-import { duckdbDialect, duckdbText } from './sql.js';
+import type { FileLoad } from '../database/types.js';
+import { deleteChildren, duckdbDialect, duckdbText, mergeMain } from './sql.js';
 
 /** Records a transaction, as `convert`'s batches (and the contract) allow at most. */
 const RANGE = 10_000;
@@ -32,8 +33,6 @@ const RANGE = 10_000;
 const LINES = 'temp.main.news_file';
 const LAST = 'temp.main.news_file_last';
 const childStage = (i: number) => `temp.main.news_file_child${i}`;
-
-export type FileLoad = { readonly records: number } | { readonly declined: string };
 
 type Run = (sql: string, values?: DuckDBValue[]) => Promise<Record<string, unknown>[]>;
 
@@ -167,23 +166,19 @@ export class FileLoader {
     const { layout, target } = this.tables;
     const main = layout.main.declared;
     const range = `news_line > ${from} AND news_line <= ${to}`;
-    const table = qualified(target(layout.main));
-    let insert = `INSERT INTO ${table} (${names(main)}) SELECT ${names(main)} FROM ${LAST} WHERE ${range}`;
+    const table = target(layout.main);
+    let insert = `INSERT INTO ${qualified(table)} (${names(main)}) SELECT ${names(main)} FROM ${LAST} WHERE ${range}`;
     if (layout.merge) {
+      const ids = `SELECT id FROM ${LAST} WHERE ${range}`;
       const taken = await this.run(
-        `SELECT EXISTS (SELECT 1 FROM ${table} WHERE id IN (SELECT id FROM ${LAST} WHERE ${range})) AS taken`,
+        `SELECT EXISTS (SELECT 1 FROM ${qualified(table)} WHERE id IN (${ids})) AS taken`,
       );
       if (taken[0]?.['taken'] !== false) {
         // Records written before: their child rows go, and their rows are replaced.
         for (const child of layout.children) {
-          await this.run(
-            `DELETE FROM ${qualified(target(child))} WHERE ${ident(layout.kind.parentColumn)} IN (SELECT id FROM ${LAST} WHERE ${range})`,
-          );
+          await this.run(deleteChildren(target(child), layout.kind.parentColumn, ids));
         }
-        const updates = main
-          .filter((c) => c.name !== 'id')
-          .map((c) => `${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
-        insert += ` ON CONFLICT (id) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
+        insert = mergeMain(table, main, `${LAST} WHERE ${range}`);
       }
     }
     await this.run(insert);

@@ -26,12 +26,13 @@ import type {
   DatabaseHooks,
   DatabaseSession,
   DatabaseUrl,
+  FileLoad,
   OpenDatabase,
   StoredState,
   TableOptions,
 } from '../database/types.js';
 import { duckdbPath } from '../database/url.js';
-import { FileLoader, type FileLoad } from './file-load.js';
+import { FileLoader } from './file-load.js';
 import { BatchLoader, type Duck } from './load.js';
 import {
   addColumn,

@@ -87,18 +87,30 @@ export function takenIds(name: string): string {
   return `SELECT EXISTS (SELECT 1 FROM ${qualified(name)} WHERE ${ident('id')} IN (SELECT id FROM ${IDS})) AS taken`;
 }
 
-/** The staged rows into the table, each replacing the row of its id. */
-export function mergeMain(name: string, columns: readonly FieldDef[]): string {
+/**
+ * The staged rows (or those of `source`, a query's FROM and WHERE) into the
+ * table, each replacing the row of its id.
+ */
+export function mergeMain(
+  name: string,
+  columns: readonly FieldDef[],
+  source: string = STAGE,
+): string {
   const list = columns.map((c) => ident(c.name)).join(', ');
   const updates = columns
     .filter((c) => c.name !== 'id')
     .map((c) => `${ident(c.name)} = EXCLUDED.${ident(c.name)}`);
   const action = updates.length > 0 ? `DO UPDATE SET ${updates.join(', ')}` : 'DO NOTHING';
-  return `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM ${STAGE} ON CONFLICT (${ident('id')}) ${action}`;
+  return `INSERT INTO ${qualified(name)} (${list}) SELECT ${list} FROM ${source} ON CONFLICT (${ident('id')}) ${action}`;
 }
 
-export function deleteChildren(name: string, parentColumn: string): string {
-  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (SELECT id FROM ${IDS})`;
+/** The child rows of the batch's ids (or of those `ids`, a query), before a merge writes them again. */
+export function deleteChildren(
+  name: string,
+  parentColumn: string,
+  ids = `SELECT id FROM ${IDS}`,
+): string {
+  return `DELETE FROM ${qualified(name)} WHERE ${ident(parentColumn)} IN (${ids})`;
 }
 
 /** DuckDB's reading of timestamps given as text (`$1`, a list), in their order; one it cannot read fails. */
