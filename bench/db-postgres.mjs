@@ -1,7 +1,8 @@
 // The PostgreSQL load, side by side with the reference (bench/README.md,
 // "Databases"): N API-shaped articles (bench/api-articles.mjs) into a fresh
 // table with its six child tables by `news convert FILE -o URL` (batches of
-// 1,000, one transaction each), against
+// 1,000, one transaction each, the file parsed and encoded on a worker
+// thread; NEWS_NO_FAST_PATHS=1 for the plain path), against
 // a minimal pg-copy-streams script COPYing the same records' CSV into an
 // equivalent table (bench/db-pg-copy.mjs). Both are whole processes against
 // the same server, alternated, `--runs` rounds; the figure is the median of

@@ -13,7 +13,8 @@
  *   stay ES modules (chunk-*.js), loaded only when used;
  * - start.cache and lazy.cache: the code caches, made by running a few
  *   commands (train-code-cache.mjs);
- * - convert-worker.js: news convert's worker threads;
+ * - convert-worker.js: news convert's worker threads; pg-copy-worker.js: the
+ *   one of `news convert FILE -o postgres://…`;
  * - boot.cjs, complete.cjs and help.cjs: src/cli/boot/code-cache.ts,
  *   src/cli/completion/fast.ts and src/cli/help/fast.ts, which bin/news.js
  *   requires.
@@ -255,7 +256,10 @@ writeFileSync(join(outdir, 'lazy.cjs'), `//news-core ${id}\n${scripts.lazy}`);
 // and loading ~50 modules one by one took ~50 ms of it. The pool uses it when
 // it is there.
 await build({
-  entryPoints: { 'convert-worker': join(root, 'dist/output/parallel/worker.js') },
+  entryPoints: {
+    'convert-worker': join(root, 'dist/output/parallel/worker.js'),
+    'pg-copy-worker': join(root, 'dist/output/destinations/postgres/copy-worker.js'),
+  },
   outdir,
   bundle: true,
   format: 'esm',
@@ -300,5 +304,5 @@ const trained = spawnSync(process.execPath, [join(root, 'build', 'train-code-cac
 });
 if (trained.status !== 0) throw new Error('build/train-code-cache.mjs failed');
 console.log(
-  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, boot.cjs, complete.cjs, help.cjs`,
+  `bundled ${relative(root, outdir)}: start.cjs (${parts.start.size} files), lazy.cjs (${parts.lazy.size}), their code caches, ${parts.esm.size} ES modules, ${scripts.proxies.size} proxies, convert-worker.js, pg-copy-worker.js, boot.cjs, complete.cjs, help.cjs`,
 );

@@ -6,7 +6,9 @@
  * hyparquet-writer's public `ParquetWriter` (formats/parquet-plain.ts)
  * instead of our column store (fast/parquet/), and a convert into DuckDB
  * goes through the appender, not DuckDB's own reader
- * (destinations/duckdb/file-load.ts). What comes out is the same:
+ * (destinations/duckdb/file-load.ts), one into PostgreSQL parses on the
+ * main thread, not a worker (destinations/postgres/file-load.ts). What
+ * comes out is the same:
  * the same bytes for the text formats, the same rows and types for Parquet
  * (docs/OUTPUT.md, "Fast paths"). It is there to tell a bug of a fast path
  * from one of the format, and for the tests, which run both ways.

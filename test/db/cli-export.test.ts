@@ -8,11 +8,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres.js';
+import { queryPostgres as query, type TestPostgres, startPostgres } from '../helpers/postgres.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 let server: TestPostgres;
@@ -34,16 +33,6 @@ afterAll(async () => {
 const freshDb = async (): Promise<string> => server.createDatabase(`cli${++dbs}`);
 const api = () => ['--base-url', mock.url, '--api-key', 'api_live_mock_pro'];
 const FILTER = ['--published-at-start', '2026-11-18T00:00:00Z', '--per-page', '50'];
-
-async function query<T = Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function tableIds(url: string, table = 'articles'): Promise<number[]> {
   const rows = await query<{ id: string }>(url, `SELECT id FROM ${table} ORDER BY id`);

@@ -10,11 +10,15 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/server.js';
 import { runCli } from '../helpers/cli.js';
-import { type TestPostgres, freePort, startPostgres } from '../helpers/postgres.js';
+import {
+  freePort,
+  queryPostgres as query,
+  type TestPostgres,
+  startPostgres,
+} from '../helpers/postgres.js';
 import { BIN, spawnCollecting } from '../helpers/spawn.js';
 import { fixtureArticles } from './records.js';
 
@@ -50,16 +54,6 @@ const ARGS = () => [
   '--concurrency',
   '1',
 ];
-
-async function query<T = Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function rows(url: string, table = 'articles'): Promise<number> {
   try {

@@ -17,7 +17,7 @@ import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js'
 import { openDuckdb } from '../../src/output/destinations/duckdb/session.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { countDuckdb as count, queryDuckdb as query } from './duckdb-files.js';
-import { fixtureArticles, listTotal } from './records.js';
+import { ARTICLE_LISTS, fixtureArticles, listTotal } from './records.js';
 
 const sessions: DatabaseSession[] = [];
 const children: ChildProcess[] = [];
@@ -61,14 +61,7 @@ describe('DuckDB tables', () => {
     expect(types.get('is_free')).toBe('BOOLEAN');
     expect(types.get('entities')).toBe('JSON');
     expect(await count(file, 'articles')).toBe(50);
-    for (const list of [
-      'entities',
-      'categories',
-      'topics',
-      'industries',
-      'events',
-      'locations_mentioned',
-    ]) {
+    for (const list of ARTICLE_LISTS) {
       expect(await count(file, `articles__${list}`), list).toBe(listTotal(records, list));
     }
     const first = records[0] as { id: number; categories: { name: string; score: number }[] };

@@ -11,7 +11,7 @@ import type { TableOptions } from '../../src/output/destinations/database/types.
 import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
 import { openPostgres } from '../../src/output/destinations/postgres/session.js';
 import { freePort, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { fixtureArticles, fixturePeople, listTotal } from './records.js';
+import { ARTICLE_LISTS, fixtureArticles, fixturePeople, listTotal } from './records.js';
 
 let server: TestPostgres;
 let dbCount = 0;
@@ -86,14 +86,7 @@ describe('tables from the field table', () => {
     expect(key.map((k) => k.c)).toEqual(['id']);
 
     expect(await count(url, 'articles')).toBe(50);
-    for (const list of [
-      'entities',
-      'categories',
-      'topics',
-      'industries',
-      'events',
-      'locations_mentioned',
-    ]) {
+    for (const list of ARTICLE_LISTS) {
       expect(await count(url, `articles__${list}`), list).toBe(listTotal(records, list));
     }
     const first = records[0] as { id: number; entities: { name: string }[]; published_at: string };

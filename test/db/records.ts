@@ -24,6 +24,16 @@ export function fixturePeople(count: number): ApiRecord[] {
   return catalogue.people.slice(0, count);
 }
 
+/** The lists of an article that have child tables (`articles__<list>`). */
+export const ARTICLE_LISTS = [
+  'entities',
+  'categories',
+  'topics',
+  'industries',
+  'events',
+  'locations_mentioned',
+] as const;
+
 /** How many items each article's list holds, summed. */
 export function listTotal(records: readonly ApiRecord[], field: string): number {
   return records.reduce(

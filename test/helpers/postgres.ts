@@ -160,3 +160,18 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
   };
 }
+
+/** The rows of one query, on a connection of its own. */
+export async function queryPostgres<T = Record<string, unknown>>(
+  url: string,
+  sql: string,
+): Promise<T[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}

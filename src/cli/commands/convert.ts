@@ -114,15 +114,17 @@ async function firstLine(file: string): Promise<string | undefined> {
 }
 
 /**
- * A fast path: a named JSON Lines file into a database whose engine reads
- * it itself (DuckDB), of the kind asked or guessed from the first line.
- * True when it is in; false when this does not apply or the engine declined
- * before writing anything (`-v` says why), and the file is read the plain way.
+ * A fast path: a named JSON Lines file loaded whole into a database (DuckDB
+ * reads it itself; PostgreSQL's is parsed on a worker thread), of the kind
+ * asked or guessed from the first line. True when it is in; false when this
+ * does not apply or the session declined (`-v` says why), and the file is
+ * read the plain way.
  */
 async function loadedWhole(
   runtime: Runtime,
   file: string,
   kindOption: RecordKind | undefined,
+  jobs: number,
 ): Promise<boolean> {
   if (!fastPathsOn()) return false;
   const { resolveDestination } = await import('../../output/destinations/registry.js');
@@ -142,7 +144,7 @@ async function loadedWhole(
   // A generic table declares no column: every field would be one to add, which the plain path does.
   if (kind === 'generic') return false;
   const { loadFileIntoDatabase } = await import('../export/database-export.js');
-  return loadFileIntoDatabase(runtime, file, kind, destination);
+  return loadFileIntoDatabase(runtime, file, kind, destination, jobs > 1);
 }
 
 export const convert: CommandSpec = {
@@ -150,7 +152,7 @@ export const convert: CommandSpec = {
   group: 'tools',
   summary: 'turn saved JSON or JSONL records into any format, offline',
   description:
-    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way. Into -o duckdb:, DuckDB reads a named JSONL file itself (-v says so, or why not).',
+    'Reads a JSON array, a saved response envelope ({"results": [...]}) or JSONL/NDJSON, gzipped or not, from FILE (or - / nothing for stdin) and writes it with -f/-o, exactly as a live export would. One record per line (JSONL, or -f json output) is parsed and encoded on worker threads, in parallel; the output is the same bytes either way. Into -o duckdb:, DuckDB reads a named JSONL file itself; into -o postgres://, a worker thread parses and encodes it (-v says so, or why not).',
   args: [{ name: 'file', description: 'input file, or - for stdin', required: false }],
   // Offline: the output options only.
   globals: OUTPUT,
@@ -191,7 +193,7 @@ export const convert: CommandSpec = {
     if (
       file !== undefined &&
       file !== '-' &&
-      (await loadedWhole(runtime, file, kindOption as RecordKind | undefined))
+      (await loadedWhole(runtime, file, kindOption as RecordKind | undefined, jobs))
     ) {
       return;
     }

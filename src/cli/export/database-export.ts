@@ -9,6 +9,7 @@ import { UsageError } from '../../api/errors.js';
 import { isEncoded } from '../../output/format-writer.js';
 import type { Page } from '../../output/format-writer.js';
 import type { DatabaseSession, TableOptions } from '../../output/destinations/database/types.js';
+import { fileReader } from '../../output/destinations/database/open.js';
 import type { DatabaseDestination } from '../../output/destinations/destination.js';
 import type { ApiRecord, RecordKind } from '../../output/types.js';
 import { counted } from '../runtime/reporter.js';
@@ -99,28 +100,36 @@ export async function exportToDatabase(
 }
 
 /**
- * `news convert FILE` into a database whose engine reads JSON Lines itself
- * (DuckDB): the file handed to it whole (the session's `loadFile`, a fenced
- * fast path). True when the records are in; false when the engine declined
- * before writing anything (a field the table lacks, a line it cannot read,
- * …), and the caller reads the file the plain way, which reports or handles
- * what was declined as it always does.
+ * `news convert FILE` into a database, the file handed to the session whole
+ * (its `loadFile`, a fenced fast path: DuckDB reads it itself; PostgreSQL
+ * parses and encodes it in a worker thread). True when the records are in;
+ * false when the session declined (a field the table lacks, a line it
+ * cannot read, …), and the caller reads the file the plain way, which
+ * reports or handles what was declined as it always does. DuckDB declines
+ * before writing anything; PostgreSQL may have committed batches of a merge
+ * by then, which the plain path merges again to the same rows.
  */
 export async function loadFileIntoDatabase(
   runtime: Runtime,
   file: string,
   kind: RecordKind,
   destination: DatabaseDestination,
+  threads: boolean,
 ): Promise<boolean> {
   const session = await openSession(runtime, destination, kind);
   let records: number;
   try {
-    const loaded = await session.loadFile?.(file, (lines) =>
-      runtime.report.debug(`committed the first ${counted(lines, 'line')} of ${file}`),
-    );
+    const loaded = await session.loadFile?.(file, {
+      threads,
+      signal: runtime.signal,
+      committed: (lines) =>
+        runtime.report.debug(`committed the first ${counted(lines, 'line')} of ${file}`),
+    });
     if (loaded === undefined) return false;
     if ('declined' in loaded) {
-      runtime.report.debug(`${session.engine} did not read ${file} itself: ${loaded.declined}`);
+      runtime.report.debug(
+        `did not read ${file} by ${fileReader(session.engine)}: ${loaded.declined}`,
+      );
       return false;
     }
     records = loaded.records;
@@ -128,7 +137,7 @@ export async function loadFileIntoDatabase(
   } finally {
     await session.close();
   }
-  runtime.report.debug(`${file} read by ${session.engine}'s own JSON reader`);
+  runtime.report.debug(`${file} read by ${fileReader(session.engine)}`);
   runtime.report.notice(`wrote ${counted(records, 'record')} to ${session.describe}`);
   return true;
 }

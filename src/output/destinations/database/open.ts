@@ -24,7 +24,16 @@ export const openDatabase: OpenDatabase = async (
   return openDuckdb(url, options, hooks);
 };
 
-/** Whether the engine reads a JSON Lines file itself (DuckDB's `read_json`): a session's `loadFile`. */
+/**
+ * Whether a session loads a JSON Lines file whole (`loadFile`): DuckDB by its
+ * own `read_json`, PostgreSQL with a worker thread that parses and encodes.
+ * Every engine does today; a new one need not.
+ */
 export function readsFiles(url: DatabaseUrl): boolean {
-  return url.engine === 'duckdb';
+  return url.engine === 'duckdb' || url.engine === 'postgres';
+}
+
+/** Who reads the file on that path, for `-v`. */
+export function fileReader(engine: DatabaseUrl['engine']): string {
+  return engine === 'duckdb' ? "duckdb's own JSON reader" : 'a worker thread';
 }

@@ -54,13 +54,15 @@ export interface DatabaseSession {
    */
   writeBatch(records: readonly ApiRecord[], state?: StoredState): Promise<void>;
   /**
-   * A fast path some engines have (DuckDB): a whole JSON Lines file read by
-   * the engine itself, in batches of at most 10,000 records, with the same
-   * result as writeBatch of its records; `declined` (nothing written) when
-   * the file holds anything it would not write exactly so. `committed` is
-   * told after each batch how far into the file the tables are (in lines).
+   * A fast path: a whole JSON Lines file loaded in batches of at most 10,000
+   * records (DuckDB reads it itself; PostgreSQL parses it on a worker
+   * thread), with the same result as writeBatch of its records; `declined`
+   * when the file holds anything it would not write exactly so, and the
+   * caller reads the file the plain way. DuckDB declines before writing
+   * anything; PostgreSQL, which finds out as it goes, only in a merge,
+   * whose committed batches the plain path merges again to the same rows.
    */
-  loadFile?(path: string, committed?: (lines: number) => void): Promise<FileLoad>;
+  loadFile?(path: string, options?: FileLoadOptions): Promise<FileLoad>;
   /** End of a run that succeeded: `replace` swaps its table in; others do nothing. */
   finish(): Promise<void>;
   /** Releases the lock and the connection; safe to call twice, and after a failure. */
@@ -69,6 +71,15 @@ export interface DatabaseSession {
 
 /** A file loaded by the engine itself: its records, or why it declined (nothing written). */
 export type FileLoad = { readonly records: number } | { readonly declined: string };
+
+export interface FileLoadOptions {
+  /** Told after each batch how far into the file the tables are (in lines). */
+  readonly committed?: (lines: number) => void;
+  /** Whether it may start a worker thread (`news convert --jobs 1`: none). */
+  readonly threads?: boolean;
+  /** Ctrl-C: no batch begins after it (the one under way commits or rolls back). */
+  readonly signal?: AbortSignal;
+}
 
 /** A parsed `postgres://…` or `duckdb:…` destination. */
 export interface DatabaseUrl {

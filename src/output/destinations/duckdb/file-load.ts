@@ -56,7 +56,11 @@ export class FileLoader {
   ) {}
 
   /** `committed(lines)`: the lines of the file in the tables so far, after each transaction. */
-  async load(path: string, committed?: (lines: number) => void): Promise<FileLoad> {
+  async load(
+    path: string,
+    committed?: (lines: number) => void,
+    signal?: AbortSignal,
+  ): Promise<FileLoad> {
     const { layout } = this.tables;
     const children = layout.children;
     let records: number;
@@ -71,6 +75,7 @@ export class FileLoader {
       await this.run('SET preserve_insertion_order = false');
       const lines = await this.lastLine();
       for (let from = 0; from < lines; from += this.range) {
+        signal?.throwIfAborted();
         await this.transaction(() => this.write(from, from + this.range));
         committed?.(Math.min(from + this.range, lines));
       }

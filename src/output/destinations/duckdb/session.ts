@@ -27,6 +27,7 @@ import type {
   DatabaseSession,
   DatabaseUrl,
   FileLoad,
+  FileLoadOptions,
   OpenDatabase,
   StoredState,
   TableOptions,
@@ -157,7 +158,7 @@ class DuckdbSession implements DatabaseSession {
   }
 
   /** A JSON Lines file read by DuckDB itself (file-load.ts), or why not; nothing is written when it declines. */
-  async loadFile(path: string, committed?: (lines: number) => void): Promise<FileLoad> {
+  async loadFile(path: string, { committed, signal }: FileLoadOptions = {}): Promise<FileLoad> {
     if (this.closed) throw this.fail(new Error('the session is closed'));
     const loader = new FileLoader(
       (sql, values) => this.run(sql, values),
@@ -169,7 +170,7 @@ class DuckdbSession implements DatabaseSession {
         }),
     );
     try {
-      return await loader.load(path, committed);
+      return await loader.load(path, committed, signal);
     } catch (error) {
       throw this.fail(error);
     }

@@ -82,9 +82,16 @@ export function* childLines(
   }
 }
 
-function* chunks(lines: Iterable<string>): Generator<string> {
+/** Lines gathered into chunks; bytes (COPY text encoded beforehand, file-load.ts) go as they are. */
+function* chunks(lines: Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
   let chunk = '';
   for (const line of lines) {
+    if (typeof line !== 'string') {
+      if (chunk !== '') yield chunk;
+      chunk = '';
+      yield line;
+      continue;
+    }
     chunk += line;
     if (chunk.length >= CHUNK) {
       yield chunk;
@@ -97,7 +104,7 @@ function* chunks(lines: Iterable<string>): Generator<string> {
 export async function copyLines(
   client: Client,
   sql: string,
-  lines: Iterable<string>,
+  lines: Iterable<string | Uint8Array>,
 ): Promise<void> {
   const { from } = await import('pg-copy-streams');
   await pipeline(Readable.from(chunks(lines)), client.query(from(sql)));

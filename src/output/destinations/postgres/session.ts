@@ -17,12 +17,15 @@ import type {
   DatabaseHooks,
   DatabaseSession,
   DatabaseUrl,
+  FileLoad,
+  FileLoadOptions,
   OpenDatabase,
   StoredState,
   TableOptions,
 } from '../database/types.js';
 import { connectPostgres, type PgConnection, postgresError } from './connect.js';
 import { childLines, mainLines } from './copy.js';
+import { copyWorkerScript, encodedBatches, pieces, WorkerFailed, workerData } from './file-load.js';
 import {
   ASYNC_COMMITS,
   addColumn,
@@ -32,6 +35,7 @@ import {
   createState,
   createTable,
   deleteChildren,
+  describeHolder,
   DURABLE_POINT,
   existingColumns,
   idsTaken,
@@ -261,15 +265,25 @@ class PostgresSession implements DatabaseSession {
   private async load(records: readonly ApiRecord[]): Promise<void> {
     const { layout } = this.tables;
     const rows = layout.merge ? lastVersions(records) : records;
+    await this.loadRows({
+      ids: layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [],
+      main: (columns) => mainLines(rows, columns),
+      child: (child, columns) => childLines(rows, child.list?.field as string, columns),
+    });
+  }
+
+  /** A batch's rows (records, or COPY text made beforehand) into the tables. */
+  private async loadRows(batch: BatchRows): Promise<void> {
+    const { layout } = this.tables;
     const columns = this.tables.columnsOf(layout.main);
     const target = this.tables.target(layout.main);
-    const ids = layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [];
+    const { ids } = batch;
     const literal = idArray(ids);
     if (!layout.merge) {
-      await this.sql.copy(copyInto(qualified(target), columns), mainLines(rows, columns));
-    } else if (!(await this.copyNew(target, columns, rows, ids, literal))) {
+      await this.sql.copy(copyInto(qualified(target), columns), batch.main(columns));
+    } else if (!(await this.copyNew(target, columns, batch, literal))) {
       for (const sql of createStage(columns)) await this.sql.query(sql);
-      await this.sql.copy(copyInto(STAGE_TABLE, columns), mainLines(rows, columns));
+      await this.sql.copy(copyInto(STAGE_TABLE, columns), batch.main(columns));
       await this.sql.query(insertMain(target, columns, true));
     }
     if (layout.merge && layout.children.length > 0) {
@@ -281,12 +295,46 @@ class PostgresSession implements DatabaseSession {
     for (const child of layout.children) {
       const name = this.tables.target(child);
       const childColumns = this.tables.columnsOf(child);
-      const field = child.list?.field as string;
       await this.sql.copy(
         copyInto(qualified(name), childColumns),
-        childLines(rows, field, childColumns),
+        batch.child(child, childColumns),
       );
     }
+  }
+
+  /** A merge of a JSON Lines file, parsed and encoded by a worker thread (file-load.ts). */
+  async loadFile(path: string, options: FileLoadOptions = {}): Promise<FileLoad> {
+    const { layout } = this.tables;
+    if (!layout.merge) return { declined: 'an append reads the file the plain way' };
+    if (options.threads === false) return { declined: '--jobs 1 starts no worker thread' };
+    const script = copyWorkerScript();
+    if (script === undefined) return { declined: 'the worker script is not built' };
+    try {
+      for await (const message of encodedBatches(script, workerData(path, layout))) {
+        if (message.type === 'stop') return { declined: message.reason };
+        if (message.type === 'end') return { records: message.records };
+        if (message.type !== 'batch') continue;
+        options.signal?.throwIfAborted();
+        await this.transaction(async () => {
+          // No field beyond the declared ones (the worker stopped before any): the columns are those.
+          await this.prepare([]);
+          const empty = new Uint8Array(0);
+          const children = new Map(
+            layout.children.map((c, i) => [c, message.children[i] ?? empty]),
+          );
+          await this.loadRows({
+            ids: message.ids,
+            main: () => pieces(message.main),
+            child: (child) => pieces(children.get(child) ?? empty),
+          });
+        });
+        options.committed?.(message.lines);
+      }
+    } catch (error) {
+      if (error instanceof WorkerFailed) return { declined: `its worker failed: ${error.message}` };
+      throw error;
+    }
+    throw new Error("the file's worker ended without a word");
   }
 
   /**
@@ -299,10 +347,10 @@ class PostgresSession implements DatabaseSession {
   private async copyNew(
     target: string,
     columns: readonly FieldDef[],
-    rows: readonly ApiRecord[],
-    ids: readonly unknown[],
+    batch: BatchRows,
     literal: string | undefined,
   ): Promise<boolean> {
+    const { ids } = batch;
     // The savepoint goes out with the question (one round trip), and is released with what follows.
     this.sql.defer('SAVEPOINT news_new');
     const { rows: found } =
@@ -314,7 +362,7 @@ class PostgresSession implements DatabaseSession {
       return false;
     }
     try {
-      await this.sql.copy(copyInto(qualified(target), columns), mainLines(rows, columns));
+      await this.sql.copy(copyInto(qualified(target), columns), batch.main(columns));
     } catch (error) {
       if ((error as { code?: unknown }).code !== '23505') throw error;
       await this.sql.query('ROLLBACK TO SAVEPOINT news_new');
@@ -326,19 +374,11 @@ class PostgresSession implements DatabaseSession {
   }
 }
 
-/** `since 2026-11-20T11:45:00.000Z (pid 1234 on builder-2)`, from the holder's application_name. */
-function describeHolder(
-  row:
-    | { pid: number; application_name: string; backend_start: Date; client: string | null }
-    | undefined,
-): string {
-  if (row === undefined) return '(it ended a moment ago: try again)';
-  const since =
-    row.backend_start instanceof Date ? row.backend_start.toISOString() : 'an unknown time';
-  const match = /^news (\d+)@(.+)$/.exec(row.application_name);
-  if (match) return `since ${since} (pid ${match[1]} on ${match[2]})`;
-  const from = row.client === null ? '' : ` from ${row.client}`;
-  return `since ${since} (server process ${row.pid}${from}, "${row.application_name}")`;
+/** A batch's rows as COPY text for the main table and each child table, and their ids. */
+interface BatchRows {
+  readonly ids: readonly unknown[];
+  main(columns: readonly FieldDef[]): Iterable<string | Uint8Array>;
+  child(spec: TableSpec, columns: readonly FieldDef[]): Iterable<string | Uint8Array>;
 }
 
 export const openPostgres: OpenDatabase = async (

@@ -181,3 +181,18 @@ export const LOCK_HOLDER = `SELECT a.pid, a.application_name, a.backend_start, a
   FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
   WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${LOCK_CLASS}
     AND l.objid = (hashtext($1) & 2147483647)::bigint::oid AND l.objsubid = 2 AND a.pid <> pg_backend_pid()`;
+
+/** `since 2026-11-20T11:45:00.000Z (pid 1234 on builder-2)`, from the holder's application_name. */
+export function describeHolder(
+  row:
+    | { pid: number; application_name: string; backend_start: Date; client: string | null }
+    | undefined,
+): string {
+  if (row === undefined) return '(it ended a moment ago: try again)';
+  const since =
+    row.backend_start instanceof Date ? row.backend_start.toISOString() : 'an unknown time';
+  const match = /^news (\d+)@(.+)$/.exec(row.application_name);
+  if (match) return `since ${since} (pid ${match[1]} on ${match[2]})`;
+  const from = row.client === null ? '' : ` from ${row.client}`;
+  return `since ${since} (server process ${row.pid}${from}, "${row.application_name}")`;
+}

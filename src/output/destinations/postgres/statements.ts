@@ -50,7 +50,7 @@ export class Statements {
   }
 
   /** `COPY … FROM STDIN` of the lines, after what waits. */
-  async copy(sql: string, lines: Iterable<string>): Promise<void> {
+  async copy(sql: string, lines: Iterable<string | Uint8Array>): Promise<void> {
     await this.flush();
     await copyLines(this.client, sql, lines);
   }
