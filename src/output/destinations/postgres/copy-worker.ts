@@ -3,8 +3,9 @@
  * reads the JSON Lines file, parses it, and makes each batch's COPY text
  * with the plain path's own functions (copy.ts), while the main thread runs
  * the transactions. It stops at the first line the plain path would write
- * otherwise than as declared columns (a field no table declares, a line
- * that is not a JSON object, a merge's record without an id), saying why.
+ * otherwise than as declared columns (a field no table declares, top-level
+ * or in a list's item, a line that is not a JSON object, a merge's record
+ * without an id), saying why.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -19,7 +20,10 @@ const data = workerData as CopyWorkerData;
 const mainNames = new Set(data.main.map((c) => c.name));
 const childNames = data.children.map((c) => new Set(c.columns.map((column) => column.name)));
 
-/** Batches the main thread may have in hand before this one waits (two at most in memory). */
+/**
+ * Batches sent that the main thread has not taken yet: at most two, so
+ * three are in memory at most (those and the one being written).
+ */
 let credit = 2;
 let wake: (() => void) | undefined;
 port.on('message', () => {
