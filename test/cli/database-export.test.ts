@@ -55,7 +55,6 @@ function fakeDestination(trace: Trace, options: { failOn?: number } = {}) {
   const destination = {
     kind: 'database',
     url: { engine: 'postgres', url: 'postgres://x', redacted: 'postgres://x' },
-    readsFiles: false,
     open: async () => session,
   } as DatabaseDestination;
   // Writes end one by one, each a little after it started.

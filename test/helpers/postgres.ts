@@ -142,14 +142,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     user: USER,
     password: PASSWORD,
     async createDatabase(name: string) {
-      const { default: pg } = await import('pg');
-      const client = new pg.Client({ connectionString: `${base}/postgres` });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await client.end();
-      }
+      await queryPostgres(`${base}/postgres`, `CREATE DATABASE "${name}"`);
       return `${base}/${name}`;
     },
     async stop() {

@@ -129,7 +129,8 @@ async function loadedWhole(
   if (!fastPathsOn()) return false;
   const { resolveDestination } = await import('../../output/destinations/registry.js');
   const destination = resolveDestination(runtime.settings.output);
-  if (destination.kind !== 'database' || !destination.readsFiles) return false;
+  // Every engine's session has a loadFile (one that had none would read the file the plain way).
+  if (destination.kind !== 'database') return false;
   const line = await firstLine(file);
   if (line === undefined) return false;
   let first: unknown;

@@ -103,8 +103,6 @@ export interface StoreDestination {
 export interface DatabaseDestination {
   readonly kind: 'database';
   readonly url: DatabaseUrl;
-  /** Its sessions can load a whole JSON Lines file by the engine's own reader (`loadFile`). */
-  readonly readsFiles: boolean;
   /** Opens a session on one table; the engine's driver is imported here, on first use. */
   open(options: TableOptions, hooks: DatabaseHooks): Promise<DatabaseSession>;
 }

@@ -9,7 +9,7 @@
  * the destination is first used.
  */
 import { UsageError } from '../../api/errors.js';
-import { openDatabase, readsFiles } from './database/open.js';
+import { openDatabase } from './database/open.js';
 import { parseDatabaseUrl } from './database/url.js';
 import type { ByteStore, Destination } from './destination.js';
 import { fileStore } from './file/store.js';
@@ -27,12 +27,7 @@ const inStore =
 
 const inDatabase = (name: string): Destination => {
   const url = parseDatabaseUrl(name)!;
-  return {
-    kind: 'database',
-    url,
-    readsFiles: readsFiles(url),
-    open: (options, hooks) => openDatabase(url, options, hooks),
-  };
+  return { kind: 'database', url, open: (options, hooks) => openDatabase(url, options, hooks) };
 };
 
 const SCHEMES: readonly Scheme[] = [

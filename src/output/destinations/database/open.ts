@@ -25,15 +25,10 @@ export const openDatabase: OpenDatabase = async (
 };
 
 /**
- * Whether a session loads a JSON Lines file whole (`loadFile`): DuckDB by its
- * own `read_json`, PostgreSQL with a worker thread that parses and encodes.
- * Every engine does today; a new one need not.
+ * Who reads a JSON Lines file a session loads whole (its `loadFile`), for
+ * `-v`: DuckDB its own `read_json`, PostgreSQL a worker thread that parses
+ * and encodes.
  */
-export function readsFiles(url: DatabaseUrl): boolean {
-  return url.engine === 'duckdb' || url.engine === 'postgres';
-}
-
-/** Who reads the file on that path, for `-v`. */
 export function fileReader(engine: DatabaseUrl['engine']): string {
   return engine === 'duckdb' ? "duckdb's own JSON reader" : 'a worker thread';
 }
