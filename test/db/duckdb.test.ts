@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -148,6 +149,21 @@ describe('DuckDB state and locks', () => {
     const there = await open(file).catch((e: unknown) => e);
     expect(describeFailure(there, false).exitCode).toBe(1);
     expect(String((there as Error).message)).toContain(`pid ${child.pid}`);
+  });
+
+  it('refuses a path in a missing directory, or a directory, as a file -o is (exit 2)', async () => {
+    const base = scratchDir('duck-');
+    const missing = join(base, 'no-such-dir', 'news.duckdb');
+    const refused = await open(missing).catch((e: unknown) => e);
+    const failure = describeFailure(refused, false);
+    expect(failure.exitCode).toBe(2);
+    expect(String((refused as Error).message)).toContain(
+      `the directory ${join(base, 'no-such-dir')} does not exist`,
+    );
+    expect(existsSync(join(base, 'no-such-dir'))).toBe(false);
+    const directory = await open(base).catch((e: unknown) => e);
+    expect(describeFailure(directory, false).exitCode).toBe(2);
+    expect(String((directory as Error).message)).toContain('it is a directory');
   });
 });
 
