@@ -3,8 +3,9 @@
  * thread reads, parses and encodes the file; the main thread runs each
  * batch's transaction) against the plain path (NEWS_NO_FAST_PATHS=1), both
  * through the built binary into a real PostgreSQL: the same tables, row for
- * row and column for column, into a fresh database and into tables that hold
- * rows already, with `--write replace`; `--write append` takes the plain
+ * row and column for column, into a fresh database (odd characters too:
+ * COPY's specials, JSON escapes, NUL, which PostgreSQL cannot hold) and into
+ * tables that hold rows already, with `--write replace`; `--write append` takes the plain
  * path; what the fast path gives up on (a field the tables lack, top-level
  * or in a list's item, a line that is no JSON, a record without an id) ends
  * as the plain path ends, exit code, error line and tables; killed after a
@@ -136,6 +137,23 @@ describe('convert into PostgreSQL by a worker thread', () => {
     const children = rowsOf(fast, 'articles__entities').filter((r) => r['article_id'] === 43);
     expect(children).toHaveLength((twice['entities'] as unknown[]).length);
     for (const table of TABLES) expect(rowsOf(fast, table).length, table).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('keeps odd characters, in text and in JSON, both ways; NUL is dropped (PostgreSQL holds none)', async () => {
+    // The COPY text format's specials, JSON's escapes, the six characters `\u0000` as text, and NUL itself.
+    const odd = 'tab \t nl \n cr \r bs \\ q " nul \u0000 text \\u0000 \\\\u0000 🦆 é \u2028 end';
+    const kept = odd.replaceAll('\u0000', '');
+    const [a] = articles(1);
+    const entities = [{ id: 1, name: odd, type: 'organization', metadata: { note: odd } }, 7];
+    const record = { ...a, title: odd, source: { name: odd, [odd]: 1 }, entities } as ApiRecord;
+    const { fast, plain } = await bothWays([{ file: jsonl([record]) }]);
+    expect(fast).toEqual(plain);
+    const [row] = rowsOf(fast, 'articles');
+    expect(row?.['title']).toBe(kept);
+    expect(row?.['source']).toEqual({ name: kept, [kept]: 1 });
+    expect(row?.['entities']).toEqual([{ ...entities[0], name: kept, metadata: { note: kept } }, 7]);
+    const items = rowsOf(fast, 'articles__entities');
+    expect(items.map((r) => [r['name'], r['metadata']])).toEqual([[kept, { note: kept }]]);
   }, 120_000);
 
   it('merges into tables that hold rows: equal tables, the child rows of a replaced record the new ones only', async () => {
