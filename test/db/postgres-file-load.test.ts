@@ -151,7 +151,10 @@ describe('convert into PostgreSQL by a worker thread', () => {
     const [row] = rowsOf(fast, 'articles');
     expect(row?.['title']).toBe(kept);
     expect(row?.['source']).toEqual({ name: kept, [kept]: 1 });
-    expect(row?.['entities']).toEqual([{ ...(entities[0] as object), name: kept, metadata: { note: kept } }, 7]);
+    expect(row?.['entities']).toEqual([
+      { ...(entities[0] as object), name: kept, metadata: { note: kept } },
+      7,
+    ]);
     const items = rowsOf(fast, 'articles__entities');
     expect(items.map((r) => [r['name'], r['metadata']])).toEqual([[kept, { note: kept }]]);
   }, 120_000);
