@@ -4,15 +4,12 @@
  * and backslash, newline, carriage return and tab escaped in values. A
  * value goes in as its column's text: JSON for nested values, `t`/`f` for
  * booleans, timestamps as the service wrote them (the server parses them;
- * one it cannot read fails the batch). Lines go out in chunks of 64 KiB,
- * with the socket's backpressure: the server parses the first while the
- * next are made (a page of articles is about 600 KB, one chunk of a
- * megabyte would have made it wait for the whole), and memory stays near
- * the batch.
+ * one it cannot read fails the batch). Lines go out in chunks of 64 KiB
+ * (pipeline.ts), with the socket's backpressure: the server parses the
+ * first while the next are made (a page of articles is about 600 KB, one
+ * chunk of a megabyte would have made it wait for the whole), and memory
+ * stays near the batch.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { Client } from 'pg';
 import type { FieldDef, SqlType } from '../database/fields.js';
 import type { ApiRecord } from '../../types.js';
 
@@ -83,7 +80,7 @@ export function* childLines(
 }
 
 /** Lines gathered into chunks; bytes (COPY text encoded beforehand, file-load.ts) go as they are. */
-function* chunks(lines: Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
+export function* chunks(lines: Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
   let chunk = '';
   for (const line of lines) {
     if (typeof line !== 'string') {
@@ -99,13 +96,4 @@ function* chunks(lines: Iterable<string | Uint8Array>): Generator<string | Uint8
     }
   }
   if (chunk !== '') yield chunk;
-}
-
-export async function copyLines(
-  client: Client,
-  sql: string,
-  lines: Iterable<string | Uint8Array>,
-): Promise<void> {
-  const { from } = await import('pg-copy-streams');
-  await pipeline(Readable.from(chunks(lines)), client.query(from(sql)));
 }

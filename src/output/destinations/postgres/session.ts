@@ -203,7 +203,8 @@ class PostgresSession implements DatabaseSession {
       // BEGIN goes out with the transaction's first statement.
       this.sql.defer('BEGIN');
       await work();
-      await this.sql.query('COMMIT');
+      // With what still waits: the child tables' statements and COPYs, the state's row.
+      await this.sql.send('COMMIT');
       this.undurable = this.conn.asyncCommits;
     } catch (error) {
       this.made = [];
@@ -279,26 +280,24 @@ class PostgresSession implements DatabaseSession {
     const target = this.tables.target(layout.main);
     const { ids } = batch;
     const literal = idArray(ids);
+    // All but the ids' question and a straight COPY wait and go out with the COMMIT (statements.ts).
     if (!layout.merge) {
-      await this.sql.copy(copyInto(qualified(target), columns), batch.main(columns));
+      this.sql.deferCopy(copyInto(qualified(target), columns), batch.main(columns));
     } else if (!(await this.copyNew(target, columns, batch, literal))) {
-      for (const sql of createStage(columns)) await this.sql.query(sql);
-      await this.sql.copy(copyInto(STAGE_TABLE, columns), batch.main(columns));
-      await this.sql.query(insertMain(target, columns, true));
+      for (const sql of createStage(columns)) this.sql.defer(sql);
+      this.sql.deferCopy(copyInto(STAGE_TABLE, columns), batch.main(columns));
+      this.sql.defer(insertMain(target, columns, true));
     }
     if (layout.merge && layout.children.length > 0) {
       const names = layout.children.map((child) => this.tables.target(child));
       const parent = layout.kind.parentColumn;
-      if (literal !== undefined) await this.sql.query(deleteChildren(names, parent, literal));
+      if (literal !== undefined) this.sql.defer(deleteChildren(names, parent, literal));
       else await this.sql.query(deleteChildren(names, parent), [ids]);
     }
     for (const child of layout.children) {
       const name = this.tables.target(child);
       const childColumns = this.tables.columnsOf(child);
-      await this.sql.copy(
-        copyInto(qualified(name), childColumns),
-        batch.child(child, childColumns),
-      );
+      this.sql.deferCopy(copyInto(qualified(name), childColumns), batch.child(child, childColumns));
     }
   }
 

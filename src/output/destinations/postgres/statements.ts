@@ -1,23 +1,30 @@
 /**
  * A session's statements, sent with as few round trips as the protocol
  * allows: statements that need no answer and take no parameters (BEGIN, a
- * SAVEPOINT, the state's row written as literals) wait and go out in front
- * of the next statement, as one multi-statement query. A batch of articles
- * takes about ten round trips instead of fifteen, which a server across a
- * network, or a busy machine, makes worth it. A COPY goes alone (its data
- * follows it), so what waits goes out just before it.
+ * SAVEPOINT, the child tables' DELETE, the state's row written as
+ * literals) and COPYs wait, and go out with the next statement that needs
+ * one, as one message with the COPY data behind it (pipeline.ts). A batch
+ * of articles merged into tables that hold none of its ids takes three
+ * round trips (the ids' question; the COPY into the table, whose failure
+ * the session handles at once; the rest with the COMMIT), where it took
+ * seventeen.
  */
 import type { Client, QueryResult, QueryResultRow } from 'pg';
-import { copyLines } from './copy.js';
+import { type CopyPart, type Part, Pipeline } from './pipeline.js';
 
 export class Statements {
-  private waiting: string[] = [];
+  private waiting: Part[] = [];
 
   constructor(private readonly client: Client) {}
 
   /** Sent in front of the next statement (or at flush()). */
   defer(sql: string): void {
     this.waiting.push(sql);
+  }
+
+  /** `COPY … FROM STDIN` of the lines, sent in front of the next statement. */
+  deferCopy(sql: string, lines: Iterable<string | Uint8Array>): void {
+    this.waiting.push({ sql, lines });
   }
 
   /** Forgets what waits (the transaction it belonged to was rolled back). */
@@ -29,30 +36,43 @@ export class Statements {
     sql: string,
     params?: unknown[],
   ): Promise<QueryResult<T>> {
-    if (this.waiting.length > 0) {
-      // Parameters need the extended protocol, which takes one statement at a time.
-      if (params !== undefined) await this.flush();
-      else {
-        const text = [...this.waiting, sql].join(';\n');
-        this.waiting = [];
-        const results = (await this.client.query<T>(text)) as QueryResult<T> | QueryResult<T>[];
-        return Array.isArray(results) ? (results.at(-1) as QueryResult<T>) : results;
-      }
+    // What waits goes first; with parameters (the extended protocol, one
+    // statement at a time) or COPY data (no rows read back), on its own.
+    if (params !== undefined || this.waiting.some((p) => typeof p !== 'string')) {
+      await this.flush();
+    } else if (this.waiting.length > 0) {
+      const text = [...(this.waiting as string[]), sql].join(';\n');
+      this.waiting = [];
+      const results = (await this.client.query<T>(text)) as QueryResult<T> | QueryResult<T>[];
+      return Array.isArray(results) ? (results.at(-1) as QueryResult<T>) : results;
     }
     return this.client.query<T>(sql, params);
   }
 
-  async flush(): Promise<void> {
-    if (this.waiting.length === 0) return;
-    const text = this.waiting.join(';\n');
-    this.waiting = [];
-    await this.client.query(text);
+  /** What waits and `sql` in one message, whose answer holds nothing to read (COMMIT). */
+  async send(sql: string): Promise<void> {
+    this.waiting.push(sql);
+    await this.flush();
   }
 
-  /** `COPY … FROM STDIN` of the lines, after what waits. */
+  async flush(): Promise<void> {
+    if (this.waiting.length === 0) return;
+    const parts = this.waiting;
+    this.waiting = [];
+    await this.run(parts);
+  }
+
+  /** `COPY … FROM STDIN` of the lines, after what waits, now: its failure is the caller's to handle. */
   async copy(sql: string, lines: Iterable<string | Uint8Array>): Promise<void> {
-    await this.flush();
-    await copyLines(this.client, sql, lines);
+    const parts: Part[] = [...this.waiting, { sql, lines } satisfies CopyPart];
+    this.waiting = [];
+    await this.run(parts);
+  }
+
+  private async run(parts: readonly Part[]): Promise<void> {
+    const pipeline = new Pipeline(parts);
+    this.client.query(pipeline as never);
+    await pipeline.done;
   }
 
   /** A value as an SQL literal, for a deferred statement (quotes and backslashes escaped). */

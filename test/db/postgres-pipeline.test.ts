@@ -1,0 +1,162 @@
+/**
+ * Statements and COPYs sent as one message, each COPY's data right behind
+ * it (src/output/destinations/postgres/pipeline.ts), against a real
+ * PostgreSQL: what waits goes out in one query; a COPY that fails skips
+ * the rest of the message and the connection is usable after the
+ * rollback; lines that fail to be made end their COPY with that error;
+ * data larger than the socket's buffer arrives whole. And the session's
+ * way out when another writer adds an id between its question and its
+ * COPY: back to the savepoint, then the merge through the staging table.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
+import { openPostgres } from '../../src/output/destinations/postgres/session.js';
+import { Statements } from '../../src/output/destinations/postgres/statements.js';
+import { queryPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { fixtureArticles, listTotal } from './records.js';
+
+let server: TestPostgres;
+let made = 0;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 120_000);
+afterAll(async () => server?.stop());
+
+/** A fresh database with tables t (id key, text) and u (id, jsonb), and a client on it. */
+async function fresh(): Promise<{ url: string; client: pg.Client }> {
+  const url = await server.createDatabase(`pipe_${++made}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    'CREATE TABLE t (id int PRIMARY KEY, v text); CREATE TABLE u (id int, w jsonb)',
+  );
+  return { url, client };
+}
+
+const counts = async (client: pg.Client) =>
+  (
+    await client.query<{ t: number; u: number }>(
+      'SELECT (SELECT count(*) FROM t)::int AS t, (SELECT count(*) FROM u)::int AS u',
+    )
+  ).rows[0];
+
+describe('statements and COPYs in one message', () => {
+  it('sends what waits and the COMMIT as one query, the COPYs filled', async () => {
+    const { client } = await fresh();
+    const sql = new Statements(client);
+    const sent = vi.spyOn(client, 'query');
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['1\ta\n', '2\tb\\tc\n']);
+    sql.defer('DELETE FROM u WHERE id = 1');
+    sql.deferCopy('COPY u (id, w) FROM STDIN', ['1\t{"x": [1, 2]}\n']);
+    await sql.send('COMMIT');
+    expect(sent).toHaveBeenCalledTimes(1);
+    sent.mockRestore();
+    expect(await counts(client)).toEqual({ t: 2, u: 1 });
+    const { rows } = await client.query('SELECT v FROM t WHERE id = 2');
+    expect(rows[0]?.v).toBe('b\tc');
+    await client.end();
+  });
+
+  it('a failing COPY skips the rest; after the rollback the connection works', async () => {
+    const { client } = await fresh();
+    const sql = new Statements(client);
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['3\tc\n']);
+    sql.deferCopy('COPY u (id, w) FROM STDIN', ['1\t{not json\n']);
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['4\td\n']);
+    const failed = await sql.send('COMMIT').catch((e: unknown) => e);
+    expect((failed as { code?: string }).code).toBe('22P02');
+    await client.query('ROLLBACK');
+    expect(await counts(client)).toEqual({ t: 0, u: 0 });
+    // The same connection takes the next batch.
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['5\te\n']);
+    await sql.send('COMMIT');
+    expect(await counts(client)).toEqual({ t: 1, u: 0 });
+    await client.end();
+  });
+
+  it('lines that fail to be made end their COPY with that error', async () => {
+    const { client } = await fresh();
+    const sql = new Statements(client);
+    function* lines() {
+      yield '6\tf\n';
+      throw new Error('a value could not be written');
+    }
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', lines());
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['7\tg\n']);
+    await expect(sql.send('COMMIT')).rejects.toThrow('a value could not be written');
+    await client.query('ROLLBACK');
+    expect(await counts(client)).toEqual({ t: 0, u: 0 });
+    await client.query('SELECT 1');
+    await client.end();
+  });
+
+  it('data larger than the socket takes arrives whole', async () => {
+    const { client } = await fresh();
+    const sql = new Statements(client);
+    const text = 'x'.repeat(1000);
+    function* many() {
+      for (let i = 0; i < 40_000; i++) yield `${i}\t${text}\n`;
+    }
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', many());
+    sql.deferCopy('COPY u (id, w) FROM STDIN', ['1\t[]\n']);
+    await sql.send('COMMIT');
+    expect(await counts(client)).toEqual({ t: 40_000, u: 1 });
+    await client.end();
+  });
+});
+
+describe('a batch whose ids another writer adds meanwhile', () => {
+  it('goes back to its savepoint and merges through the staging table', async () => {
+    const url = await server.createDatabase(`pipe_${++made}`);
+    const parsed = parseDatabaseUrl(url);
+    if (parsed === undefined) throw new Error('not a database URL');
+    const [first, ...rest] = fixtureArticles(6);
+    const session = await openPostgres(
+      parsed,
+      { kind: 'article', write: 'merge' },
+      { note: () => undefined },
+    );
+    await session.writeBatch([first as never]);
+    // Another writer adds one of the batch's ids and holds its transaction open:
+    // the session's question does not see it, its COPY waits on the key.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const taken = rest[2] as { id: number };
+    await other.query('BEGIN');
+    await other.query(`INSERT INTO articles (id, title) VALUES ($1, 'the other writer')`, [
+      taken.id,
+    ]);
+    const writing = session.writeBatch(rest as never);
+    for (let waited = 0; ; waited += 20) {
+      const [blocked] = await queryPostgres<{ n: number }>(
+        url,
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+      );
+      if ((blocked?.n ?? 0) > 0) break;
+      if (waited > 20_000) throw new Error('the batch never waited on the other writer');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await other.query('COMMIT');
+    await other.end();
+    await writing;
+    await session.close();
+    const rows = await queryPostgres<{ id: string; title: string }>(
+      url,
+      'SELECT id, title FROM articles ORDER BY id',
+    );
+    expect(rows).toHaveLength(6);
+    const merged = rows.find((r) => Number(r.id) === taken.id);
+    expect(merged?.title).toBe((taken as unknown as { title: string }).title);
+    const [entities] = await queryPostgres<{ n: number }>(
+      url,
+      'SELECT count(*)::int AS n FROM articles__entities',
+    );
+    expect(entities?.n).toBe(listTotal([first, ...rest] as never, 'entities'));
+  }, 60_000);
+});
