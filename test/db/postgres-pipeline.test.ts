@@ -14,6 +14,7 @@ import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js'
 import { openPostgres } from '../../src/output/destinations/postgres/session.js';
 import { Statements } from '../../src/output/destinations/postgres/statements.js';
 import { queryPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import type { ApiRecord } from '../../src/output/types.js';
 import { fixtureArticles, listTotal } from './records.js';
 
 let server: TestPostgres;
@@ -112,51 +113,64 @@ describe('statements and COPYs in one message', () => {
 });
 
 describe('a batch whose ids another writer adds meanwhile', () => {
-  it('goes back to its savepoint and merges through the staging table', async () => {
+  it('goes back to its savepoint and merges through the staging table, asked or not', async () => {
     const url = await server.createDatabase(`pipe_${++made}`);
     const parsed = parseDatabaseUrl(url);
     if (parsed === undefined) throw new Error('not a database URL');
-    const [first, ...rest] = fixtureArticles(6);
+    const records = fixtureArticles(9) as (ApiRecord & { id: number; title: string })[];
     const session = await openPostgres(
       parsed,
       { kind: 'article', write: 'merge' },
       { note: () => undefined },
     );
-    await session.writeBatch([first as never]);
-    // Another writer adds one of the batch's ids and holds its transaction open:
-    // the session's question does not see it, its COPY waits on the key.
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    const taken = rest[2] as { id: number };
-    await other.query('BEGIN');
-    await other.query(`INSERT INTO articles (id, title) VALUES ($1, 'the other writer')`, [
-      taken.id,
-    ]);
-    const writing = session.writeBatch(rest as never);
-    for (let waited = 0; ; waited += 20) {
-      const [blocked] = await queryPostgres<{ n: number }>(
-        url,
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+    const ids = async () =>
+      (await queryPostgres<{ id: string }>(url, 'SELECT id FROM articles ORDER BY id')).map((r) =>
+        Number(r.id),
       );
-      if ((blocked?.n ?? 0) > 0) break;
-      if (waited > 20_000) throw new Error('the batch never waited on the other writer');
-      await new Promise((r) => setTimeout(r, 20));
+
+    /** Another writer adds `taken`'s id and holds its transaction open while the batch is written. */
+    async function race(batch: ApiRecord[], taken: { id: number }) {
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO articles (id, title) VALUES ($1, 'the other writer')`, [
+        taken.id,
+      ]);
+      const writing = session.writeBatch(batch);
+      // The batch's COPY waits on the key the other transaction holds.
+      for (let waited = 0; ; waited += 20) {
+        const [blocked] = await queryPostgres<{ n: number }>(
+          url,
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+        );
+        if ((blocked?.n ?? 0) > 0) break;
+        if (waited > 20_000) throw new Error('the batch never waited on the other writer');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await other.query('COMMIT');
+      await other.end();
+      await writing;
     }
-    await other.query('COMMIT');
-    await other.end();
-    await writing;
+
+    // All new: the next batch goes in unasked, and the key refuses it at COMMIT.
+    await session.writeBatch(records.slice(0, 3));
+    await race(records.slice(3, 6), records[4] as ApiRecord & { id: number });
+    // After that, asked: the question does not see the other writer's id, the COPY does.
+    await race(records.slice(6, 9), records[7] as ApiRecord & { id: number });
     await session.close();
-    const rows = await queryPostgres<{ id: string; title: string }>(
+
+    expect(await ids()).toEqual(records.map((r) => r.id).sort((a, b) => a - b));
+    const titles = await queryPostgres<{ id: string; title: string }>(
       url,
-      'SELECT id, title FROM articles ORDER BY id',
+      'SELECT id, title FROM articles',
     );
-    expect(rows).toHaveLength(6);
-    const merged = rows.find((r) => Number(r.id) === taken.id);
-    expect(merged?.title).toBe((taken as unknown as { title: string }).title);
+    for (const r of records) {
+      expect(titles.find((t) => Number(t.id) === r.id)?.title, String(r.id)).toBe(r.title);
+    }
     const [entities] = await queryPostgres<{ n: number }>(
       url,
       'SELECT count(*)::int AS n FROM articles__entities',
     );
-    expect(entities?.n).toBe(listTotal([first, ...rest] as never, 'entities'));
+    expect(entities?.n).toBe(listTotal(records, 'entities'));
   }, 60_000);
 });

@@ -19,6 +19,7 @@ import {
   withoutSecret,
 } from '../database/errors.js';
 import { NewsError } from '../../../api/errors.js';
+import { ASYNC_COMMITS } from './sql.js';
 
 /** What the session needs of an open connection. */
 export interface PgConnection {
@@ -164,4 +165,15 @@ function errorText(error: unknown, password: string | undefined): string {
   const detail = (error as { detail?: unknown } | undefined)?.detail;
   const text = typeof detail === 'string' && detail !== '' ? `${base} (${detail})` : base;
   return withoutSecret(text.replace(/\s+/g, ' ').trim(), password);
+}
+
+export type AsyncPgConnection = PgConnection & { readonly asyncCommits: boolean };
+
+/** Asks for commits that do not wait for the disk; an engine that refuses keeps its own. */
+export async function withAsyncCommits(conn: PgConnection): Promise<AsyncPgConnection> {
+  const asyncCommits = await conn.client.query(ASYNC_COMMITS).then(
+    (result) => result.rowCount === 1,
+    () => false,
+  );
+  return Object.assign(conn, { asyncCommits });
 }

@@ -11,9 +11,17 @@
  * stays near the batch.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
+import type { TableSpec } from '../database/schema.js';
 import type { ApiRecord } from '../../types.js';
 
 const CHUNK = 1 << 16;
+
+/** A batch's rows as COPY text for the main table and each child table, and their ids. */
+export interface BatchRows {
+  readonly ids: readonly unknown[];
+  main(columns: readonly FieldDef[]): Iterable<string | Uint8Array>;
+  child(spec: TableSpec, columns: readonly FieldDef[]): Iterable<string | Uint8Array>;
+}
 const SPECIAL = /[\\\n\r\t\0]/;
 const ESCAPES: Record<string, string> = {
   '\\': '\\\\',

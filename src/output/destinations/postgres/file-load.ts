@@ -19,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FieldDef } from '../database/fields.js';
 import type { Layout } from '../database/schema.js';
+import type { FileLoad, FileLoadOptions } from '../database/types.js';
+import type { BatchRows } from './copy.js';
 
 /** The records a batch holds at most: convert's plain path gathers as many. */
 export const FILE_BATCH = 1_000;
@@ -134,7 +136,44 @@ export async function* encodedBatches(
   }
 }
 
-/** COPY text in pieces of 64 KiB, as copyLines sends it. */
+/** COPY text in pieces of 64 KiB, as pipeline.ts sends it. */
 export function* pieces(bytes: Uint8Array): Generator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += 1 << 16) yield bytes.subarray(at, at + (1 << 16));
+}
+
+/**
+ * A merge of the file by the worker: each batch it makes written by
+ * `commit` (the session's transaction), until the end or the line where it
+ * stops (declined, and the plain path reads the file again).
+ */
+export async function loadByWorker(
+  path: string,
+  layout: Layout,
+  options: FileLoadOptions,
+  commit: (rows: BatchRows) => Promise<void>,
+): Promise<FileLoad> {
+  if (!layout.merge) return { declined: 'an append reads the file the plain way' };
+  if (options.threads === false) return { declined: '--jobs 1 starts no worker thread' };
+  const script = copyWorkerScript();
+  if (script === undefined) return { declined: 'the worker script is not built' };
+  try {
+    for await (const message of encodedBatches(script, workerData(path, layout))) {
+      if (message.type === 'stop') return { declined: message.reason };
+      if (message.type === 'end') return { records: message.records };
+      if (message.type !== 'batch') continue;
+      options.signal?.throwIfAborted();
+      const empty = new Uint8Array(0);
+      const children = new Map(layout.children.map((c, i) => [c, message.children[i] ?? empty]));
+      await commit({
+        ids: message.ids,
+        main: () => pieces(message.main),
+        child: (child) => pieces(children.get(child) ?? empty),
+      });
+      options.committed?.(message.lines);
+    }
+  } catch (error) {
+    if (error instanceof WorkerFailed) return { declined: `its worker failed: ${error.message}` };
+    throw error;
+  }
+  throw new Error("the file's worker ended without a word");
 }

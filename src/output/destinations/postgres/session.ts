@@ -10,7 +10,7 @@ import type { ApiRecord } from '../../types.js';
 import { DatabaseLockError } from '../database/errors.js';
 import type { FieldDef } from '../database/fields.js';
 import { lastVersions } from '../database/last-versions.js';
-import { bareName, ident, qualified, schemaOf } from '../database/names.js';
+import { bareName, qualified, schemaOf } from '../database/names.js';
 import { layoutFor, type TableSpec } from '../database/schema.js';
 import { TableSet } from '../database/tables.js';
 import type {
@@ -23,11 +23,15 @@ import type {
   StoredState,
   TableOptions,
 } from '../database/types.js';
-import { connectPostgres, type PgConnection, postgresError } from './connect.js';
-import { childLines, mainLines } from './copy.js';
-import { copyWorkerScript, encodedBatches, pieces, WorkerFailed, workerData } from './file-load.js';
 import {
-  ASYNC_COMMITS,
+  type AsyncPgConnection,
+  connectPostgres,
+  postgresError,
+  withAsyncCommits,
+} from './connect.js';
+import { type BatchRows, childLines, mainLines } from './copy.js';
+import { loadByWorker } from './file-load.js';
+import {
   addColumn,
   COLUMNS_QUERY,
   copyInto,
@@ -45,6 +49,7 @@ import {
   stateTable,
   TRY_LOCK,
   STAGE_TABLE,
+  swapStatements,
   upsertState,
 } from './sql.js';
 import { idArray, Statements } from './statements.js';
@@ -70,6 +75,10 @@ class PostgresSession implements DatabaseSession {
   /** Tables this session made in the transaction under way: given statistics once it commits. */
   private made: string[] = [];
   private readonly sql: Statements;
+  /** The last batch's ids were all new to the table: the next goes straight in, unasked (copyNew). */
+  private guessNew = false;
+  /** The table this transaction's batch went into unasked, where a key may refuse it at COMMIT. */
+  private unasked: string | undefined;
 
   constructor(
     private readonly conn: AsyncPgConnection,
@@ -158,20 +167,7 @@ class PostgresSession implements DatabaseSession {
     await this.transaction(async () => {
       await this.prepare([]);
       for (const spec of this.tables.specs) {
-        const from = `${spec.name}${REPLACING}`;
-        const bare = bareName(spec.name);
-        const schema = schemaOf(spec.name);
-        const index = (n: string) =>
-          schema === undefined ? ident(n) : `${ident(schema)}.${ident(n)}`;
-        await this.sql.query(`DROP TABLE IF EXISTS ${qualified(spec.name)}`);
-        await this.sql.query(`ALTER TABLE ${qualified(from)} RENAME TO ${ident(bare)}`);
-        // Index names are schema-wide: the twin's become the table's, so the next replace can make them again.
-        await this.sql.query(
-          `ALTER INDEX IF EXISTS ${index(`${bare}${REPLACING}_pkey`)} RENAME TO ${ident(`${bare}_pkey`)}`,
-        );
-        await this.sql.query(
-          `ALTER INDEX IF EXISTS ${index(`${bare}${REPLACING}_parent`)} RENAME TO ${ident(`${bare}_parent`)}`,
-        );
+        for (const sql of swapStatements(spec.name, REPLACING)) this.sql.defer(sql);
       }
     });
     this.replaceDone = true;
@@ -202,12 +198,22 @@ class PostgresSession implements DatabaseSession {
     try {
       // BEGIN goes out with the transaction's first statement.
       this.sql.defer('BEGIN');
+      this.unasked = undefined;
       await work();
       // With what still waits: the child tables' statements and COPYs, the state's row.
-      await this.sql.send('COMMIT');
+      await this.sql.send('COMMIT').catch(async (error: unknown) => {
+        if (!this.refusedUnasked(error)) throw error;
+        // Undone to its savepoint, the batch goes again, asked this time.
+        this.guessNew = false;
+        this.unasked = undefined;
+        await this.client.query('ROLLBACK TO SAVEPOINT news_new');
+        await work();
+        await this.sql.send('COMMIT');
+      });
       this.undurable = this.conn.asyncCommits;
     } catch (error) {
       this.made = [];
+      this.guessNew = false;
       this.sql.drop();
       await this.client.query('ROLLBACK').catch(() => undefined);
       // DDL rolled back with it: what the session knew of the tables may be gone.
@@ -303,37 +309,13 @@ class PostgresSession implements DatabaseSession {
 
   /** A merge of a JSON Lines file, parsed and encoded by a worker thread (file-load.ts). */
   async loadFile(path: string, options: FileLoadOptions = {}): Promise<FileLoad> {
-    const { layout } = this.tables;
-    if (!layout.merge) return { declined: 'an append reads the file the plain way' };
-    if (options.threads === false) return { declined: '--jobs 1 starts no worker thread' };
-    const script = copyWorkerScript();
-    if (script === undefined) return { declined: 'the worker script is not built' };
-    try {
-      for await (const message of encodedBatches(script, workerData(path, layout))) {
-        if (message.type === 'stop') return { declined: message.reason };
-        if (message.type === 'end') return { records: message.records };
-        if (message.type !== 'batch') continue;
-        options.signal?.throwIfAborted();
-        await this.transaction(async () => {
-          // No field beyond the declared ones (the worker stopped before any): the columns are those.
-          await this.prepare([]);
-          const empty = new Uint8Array(0);
-          const children = new Map(
-            layout.children.map((c, i) => [c, message.children[i] ?? empty]),
-          );
-          await this.loadRows({
-            ids: message.ids,
-            main: () => pieces(message.main),
-            child: (child) => pieces(children.get(child) ?? empty),
-          });
-        });
-        options.committed?.(message.lines);
-      }
-    } catch (error) {
-      if (error instanceof WorkerFailed) return { declined: `its worker failed: ${error.message}` };
-      throw error;
-    }
-    throw new Error("the file's worker ended without a word");
+    return loadByWorker(path, this.tables.layout, options, (rows) =>
+      this.transaction(async () => {
+        // No field beyond the declared ones (the worker stopped before any): the columns are those.
+        await this.prepare([]);
+        await this.loadRows(rows);
+      }),
+    );
   }
 
   /**
@@ -342,6 +324,13 @@ class PostgresSession implements DatabaseSession {
    * writing them twice. Should another writer add one of the ids meanwhile,
    * the key refuses the COPY, which is undone to its savepoint, and the
    * batch merges through the staging table.
+   *
+   * Asking costs a round trip, and so does knowing at once that the COPY
+   * went in. So once a batch's ids were all new, the next is not asked
+   * about: its COPY goes out with the COMMIT, behind a savepoint, and in the
+   * rare batch where the key refuses it (a page that reaches back into what
+   * the table holds), transaction() goes back to the savepoint and the batch
+   * goes again, asked.
    */
   private async copyNew(
     target: string,
@@ -349,6 +338,14 @@ class PostgresSession implements DatabaseSession {
     batch: BatchRows,
     literal: string | undefined,
   ): Promise<boolean> {
+    // Ids that need a parameter take the asked way: their DELETE goes out on its own, before the COMMIT.
+    if (this.guessNew && literal !== undefined) {
+      this.sql.defer('SAVEPOINT news_new');
+      this.sql.deferCopy(copyInto(qualified(target), columns), batch.main(columns));
+      this.sql.defer('RELEASE SAVEPOINT news_new');
+      this.unasked = bareName(target);
+      return true;
+    }
     const { ids } = batch;
     // The savepoint goes out with the question (one round trip), and is released with what follows.
     this.sql.defer('SAVEPOINT news_new');
@@ -369,15 +366,15 @@ class PostgresSession implements DatabaseSession {
       return false;
     }
     this.sql.defer('RELEASE SAVEPOINT news_new');
+    this.guessNew = true;
     return true;
   }
-}
 
-/** A batch's rows as COPY text for the main table and each child table, and their ids. */
-interface BatchRows {
-  readonly ids: readonly unknown[];
-  main(columns: readonly FieldDef[]): Iterable<string | Uint8Array>;
-  child(spec: TableSpec, columns: readonly FieldDef[]): Iterable<string | Uint8Array>;
+  /** The key of the table a batch went into unasked refused it. */
+  private refusedUnasked(error: unknown): boolean {
+    const { code, table } = error as { code?: unknown; table?: unknown };
+    return this.unasked !== undefined && code === '23505' && table === this.unasked;
+  }
 }
 
 export const openPostgres: OpenDatabase = async (
@@ -390,14 +387,3 @@ export const openPostgres: OpenDatabase = async (
   const conn = await connectPostgres(url.url, url.redacted, layout.main.name);
   return new PostgresSession(await withAsyncCommits(conn), options, hooks);
 };
-
-/** Asks for commits that do not wait for the disk; an engine that refuses keeps its own. */
-async function withAsyncCommits(conn: PgConnection): Promise<AsyncPgConnection> {
-  const asyncCommits = await conn.client.query(ASYNC_COMMITS).then(
-    (result) => result.rowCount === 1,
-    () => false,
-  );
-  return Object.assign(conn, { asyncCommits });
-}
-
-type AsyncPgConnection = PgConnection & { readonly asyncCommits: boolean };

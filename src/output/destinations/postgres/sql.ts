@@ -8,7 +8,7 @@
  * row-by-row statements.
  */
 import type { FieldDef, SqlType } from '../database/fields.js';
-import { bareName, ident, qualified } from '../database/names.js';
+import { bareName, ident, qualified, schemaOf } from '../database/names.js';
 import type { Dialect, ExistingColumn, TableSpec } from '../database/schema.js';
 
 const TYPE_NAMES: Record<SqlType, string> = {
@@ -195,4 +195,18 @@ export function describeHolder(
   if (match) return `since ${since} (pid ${match[1]} on ${match[2]})`;
   const from = row.client === null ? '' : ` from ${row.client}`;
   return `since ${since} (server process ${row.pid}${from}, "${row.application_name}")`;
+}
+
+/** `replace`'s swap of one table: its twin (the name and `suffix`) takes the name, its indexes theirs. */
+export function swapStatements(name: string, suffix: string): string[] {
+  const bare = bareName(name);
+  const schema = schemaOf(name);
+  const index = (n: string) => (schema === undefined ? ident(n) : `${ident(schema)}.${ident(n)}`);
+  return [
+    `DROP TABLE IF EXISTS ${qualified(name)}`,
+    `ALTER TABLE ${qualified(`${name}${suffix}`)} RENAME TO ${ident(bare)}`,
+    // Index names are schema-wide: the twin's become the table's, so the next replace can make them again.
+    `ALTER INDEX IF EXISTS ${index(`${bare}${suffix}_pkey`)} RENAME TO ${ident(`${bare}_pkey`)}`,
+    `ALTER INDEX IF EXISTS ${index(`${bare}${suffix}_parent`)} RENAME TO ${ident(`${bare}_parent`)}`,
+  ];
 }

@@ -4,10 +4,8 @@
  * SAVEPOINT, the child tables' DELETE, the state's row written as
  * literals) and COPYs wait, and go out with the next statement that needs
  * one, as one message with the COPY data behind it (pipeline.ts). A batch
- * of articles merged into tables that hold none of its ids takes three
- * round trips (the ids' question; the COPY into the table, whose failure
- * the session handles at once; the rest with the COMMIT), where it took
- * seventeen.
+ * of articles took seventeen round trips; now one, once a batch's ids were
+ * all new to the table (the session's copyNew), and three when it asks.
  */
 import type { Client, QueryResult, QueryResultRow } from 'pg';
 import { type CopyPart, type Part, Pipeline } from './pipeline.js';
