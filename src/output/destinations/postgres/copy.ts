@@ -34,22 +34,14 @@ const ESCAPES: Record<string, string> = {
 /** JSON's `\u0000` escape: PostgreSQL's text and jsonb cannot hold NUL, so it is dropped. */
 const NUL_ESCAPE = /((?:^|[^\\])(?:\\\\)*)\\u0000/g;
 
-export function copyEscape(text: string): string {
+function copyEscape(text: string): string {
   return SPECIAL.test(text) ? text.replace(/[\\\n\r\t\0]/g, (c) => ESCAPES[c] as string) : text;
 }
 
-/** A value's JSON text as PostgreSQL takes it (NUL dropped), not yet escaped for COPY. */
-export function jsonText(value: unknown): string {
-  return withoutNul(JSON.stringify(value));
-}
-
-/** JSON text without its NUL escapes (see NUL_ESCAPE). */
-export function withoutNul(text: string): string {
-  return text.includes('\\u0000') ? text.replace(NUL_ESCAPE, '$1').replace(NUL_ESCAPE, '$1') : text;
-}
-
 function json(value: unknown): string {
-  return copyEscape(jsonText(value));
+  let text = JSON.stringify(value);
+  if (text.includes('\\u0000')) text = text.replace(NUL_ESCAPE, '$1').replace(NUL_ESCAPE, '$1');
+  return copyEscape(text);
 }
 
 /** One value as COPY's text format reads it into a column of `type`. */

@@ -70,7 +70,15 @@ export class Pipeline {
       try {
         for (const chunk of chunks(part.lines)) {
           if (this.failed) return;
-          if (!stream.write(copyData(chunk))) await once(stream, 'drain');
+          const bytes =
+            typeof chunk === 'string'
+              ? Buffer.from(chunk)
+              : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          const head = Buffer.allocUnsafe(5);
+          head[0] = COPY_DATA;
+          head.writeUInt32BE(bytes.length + 4, 1);
+          stream.write(head);
+          if (!stream.write(bytes)) await once(stream, 'drain');
         }
       } catch (error) {
         // The server ends this COPY with an error and skips the rest.
@@ -106,17 +114,6 @@ export class Pipeline {
   handleReadyForQuery(): void {
     if (!this.failed) this.resolve();
   }
-}
-
-/** A CopyData message: text encoded straight behind its header, one buffer and one write. */
-function copyData(chunk: string | Uint8Array): Buffer {
-  const length = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-  const message = Buffer.allocUnsafe(5 + length);
-  message[0] = COPY_DATA;
-  message.writeUInt32BE(length + 4, 1);
-  if (typeof chunk === 'string') message.write(chunk, 5);
-  else message.set(chunk, 5);
-  return message;
 }
 
 function copyFail(message: string): Buffer {

@@ -29,8 +29,7 @@ import {
   postgresError,
   withAsyncCommits,
 } from './connect.js';
-import { BatchText } from './batch-text.js';
-import type { BatchRows } from './copy.js';
+import { type BatchRows, childLines, mainLines } from './copy.js';
 import { loadByWorker } from './file-load.js';
 import {
   addColumn,
@@ -273,10 +272,11 @@ class PostgresSession implements DatabaseSession {
   private async load(records: readonly ApiRecord[]): Promise<void> {
     const { layout } = this.tables;
     const rows = layout.merge ? lastVersions(records) : records;
-    const ids = layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [];
-    await this.loadRows(
-      new BatchText(ids, rows, layout.children, (spec) => this.tables.columnsOf(spec)),
-    );
+    await this.loadRows({
+      ids: layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [],
+      main: (columns) => mainLines(rows, columns),
+      child: (child, columns) => childLines(rows, child.list?.field as string, columns),
+    });
   }
 
   /** A batch's rows (records, or COPY text made beforehand) into the tables. */
