@@ -3,6 +3,8 @@
 // command in its own process under /usr/bin/time -v (export-run.mjs): wall
 // time and peak RSS of the whole process, start-up included. Rounds
 // alternate the two, each into a fresh database; the figures are medians.
+// Before each timed run the server is settled: a CHECKPOINT, and the last
+// round's database dropped (its autovacuum would otherwise run meanwhile).
 //
 // Goals: time ≤ 1.2× the jsonl export's; peak memory ≤ 1.5× its peak.
 //
@@ -51,6 +53,14 @@ async function startPostgres() {
       await client.end();
       return rows[0].n;
     },
+    /** Before each timed run: the WAL of the last written out, the last round's tables gone (no autovacuum of them meanwhile). */
+    async settle(drop) {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      if (drop !== undefined) await client.query(`DROP DATABASE IF EXISTS ${drop}`);
+      await client.query('CHECKPOINT');
+      await client.end();
+    },
     stop: () => server.stop(),
   };
 }
@@ -71,6 +81,7 @@ function startDuckdb() {
       instance.closeSync();
       return n;
     },
+    settle: async () => undefined,
     stop: async () => undefined,
   };
 }
@@ -97,9 +108,11 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const file = join(WORK, 'all.jsonl');
     rmSync(file, { force: true });
+    await postgres.settle(round > 0 ? `bench${round - 1}` : undefined);
     jsonl.push(timed([process.execPath, BIN, ...search, '-o', file], WORK));
     records = statSync(file).size > 0 ? records : 0;
     const url = await postgres.database(`bench${round}`);
+    await postgres.settle();
     db.push(timed([process.execPath, BIN, ...search, '-o', url], WORK));
     records = await postgres.count(url);
     const [a, b] = [jsonl.at(-1), db.at(-1)];
