@@ -8,7 +8,7 @@
  * all new to the table (the session's copyNew), and three when it asks.
  */
 import type { Client, QueryResult, QueryResultRow } from 'pg';
-import { type CopyPart, type Part, Pipeline } from './pipeline.js';
+import { type Part, Pipeline } from './pipeline.js';
 
 export class Statements {
   private waiting: Part[] = [];
@@ -55,22 +55,16 @@ export class Statements {
 
   async flush(): Promise<void> {
     if (this.waiting.length === 0) return;
-    const parts = this.waiting;
+    const pipeline = new Pipeline(this.waiting);
     this.waiting = [];
-    await this.run(parts);
+    this.client.query(pipeline as never);
+    await pipeline.done;
   }
 
   /** `COPY … FROM STDIN` of the lines, after what waits, now: its failure is the caller's to handle. */
   async copy(sql: string, lines: Iterable<string | Uint8Array>): Promise<void> {
-    const parts: Part[] = [...this.waiting, { sql, lines } satisfies CopyPart];
-    this.waiting = [];
-    await this.run(parts);
-  }
-
-  private async run(parts: readonly Part[]): Promise<void> {
-    const pipeline = new Pipeline(parts);
-    this.client.query(pipeline as never);
-    await pipeline.done;
+    this.deferCopy(sql, lines);
+    await this.flush();
   }
 
   /** A value as an SQL literal, for a deferred statement (quotes and backslashes escaped). */
