@@ -16,7 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startBenchPostgres } from './db-server.mjs';
-import { BIN, serveMock } from './lib.mjs';
+import { BIN, procCpuSeconds, serveMock } from './lib.mjs';
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -27,11 +27,10 @@ const ROUNDS = option('rounds', 2);
 const WORK = mkdtempSync(join(tmpdir(), 'news-bench-waits-'));
 process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
 
-const TICKS_MS = 10; // /proc counts CPU in clock ticks of 10 ms
+/** A process's CPU so far, in ms; 0 once it is gone. */
 const cpuMs = (pid) => {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICKS_MS;
+    return procCpuSeconds(pid) * 1000;
   } catch {
     return 0;
   }

@@ -35,6 +35,13 @@ export function procMemory(pid) {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** CPU seconds (user + system, every thread) a process has used so far (Linux: /proc/PID/stat, 100 ticks a second). */
+export function procCpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * `news ARGS` in its own process, stdout discarded; with `killAfterMs`, killed
  * with SIGKILL then. Resolves with its exit code, signal and stderr.

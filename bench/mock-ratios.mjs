@@ -29,12 +29,21 @@
  *        [--instructions] [--baseline DIR]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, median, numberOption, option, pairedWithNode, procMemory, timeNode } from './lib.mjs';
+import {
+  BIN,
+  median,
+  numberOption,
+  option,
+  pairedWithNode,
+  procCpuSeconds,
+  procMemory,
+  timeNode,
+} from './lib.mjs';
 import { fiveFilterSearches } from './mock-searches.mjs';
 
 const ONLY = option('only', 'start,search,cli').split(',');
@@ -117,13 +126,6 @@ function call(url, { method = 'GET', body, headers = {} } = {}) {
   });
 }
 
-/** CPU seconds (user + system, every thread) a process has used so far. */
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const rows = [];
 let missed = false;
 function report(build, figure, measured, yardstick, ratio, goal, ok, command) {
@@ -150,7 +152,7 @@ async function startFigure(label, prepare) {
         if (answer.status !== 200) throw new Error(`count answered ${answer.status}`);
         const ms = performance.now() - server.started;
         const r = runs[b];
-        r.cpu.push(cpuSeconds(server.child.pid));
+        r.cpu.push(procCpuSeconds(server.child.pid));
         r.ref.push(a);
         r.ms.push(ms);
         r.ratios.push(ms / a);
@@ -247,11 +249,11 @@ async function searchFigure() {
       // Each round in another order, so that no server always meets the same moment.
       const order = targets.map((_, i) => targets[(i + r) % targets.length]);
       for (const { server, b } of order) {
-        const before = cpuSeconds(server.child.pid);
+        const before = procCpuSeconds(server.child.pid);
         const result = await load(server.url, bodiesFile);
         if (b >= 0) failed += result.failed;
         rate.get(b).push(result.requests / result.seconds);
-        cpu.get(b).push((cpuSeconds(server.child.pid) - before) / result.requests);
+        cpu.get(b).push((procCpuSeconds(server.child.pid) - before) / result.requests);
         if (b === -1) clientCpu.push(result.cpuSeconds / result.requests);
       }
     }

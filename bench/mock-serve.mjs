@@ -14,11 +14,11 @@
  *        [--seconds 5] [--runs 3]
  * Prints a Markdown table (medians of the runs); exits 1 when a goal is missed.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { median, numberOption, procMemory, serveMock } from './lib.mjs';
+import { median, numberOption, procCpuSeconds, procMemory, serveMock } from './lib.mjs';
 
 const ARTICLES = numberOption('articles', 100_000);
 const CONNECTIONS = numberOption('connections', 10);
@@ -80,12 +80,6 @@ async function load(url, ms) {
   return { sent, failed, seconds };
 }
 
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const ready = [];
 const readyRss = [];
 const rates = [];
@@ -99,9 +93,9 @@ for (let run = 0; run < RUNS; run++) {
     ready.push(server.ready);
     readyRss.push(procMemory(server.child.pid).rss);
     await load(server.url, 500); // warm-up
-    const before = cpuSeconds(server.child.pid);
+    const before = procCpuSeconds(server.child.pid);
     const r = await load(server.url, SECONDS * 1000);
-    cpu.push((cpuSeconds(server.child.pid) - before) / r.sent);
+    cpu.push((procCpuSeconds(server.child.pid) - before) / r.sent);
     rates.push(r.sent / r.seconds);
     failed += r.failed;
     const m = procMemory(server.child.pid);

@@ -20,18 +20,10 @@
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, numberOption, procMemory } from './lib.mjs';
+import { BIN, numberOption, procCpuSeconds, procMemory } from './lib.mjs';
 
 const short = process.argv.includes('--short');
 const RATE = numberOption('rate', 2000);
@@ -39,18 +31,10 @@ const SOAK_S = numberOption('soak', short ? 20 : 120);
 const OUTAGE_S = numberOption('outage', short ? 10 : 20);
 const CATCH_UP_S = numberOption('catch-up', short ? 10 : 15);
 const KEY = 'api_live_mock_pro';
-const TICKS = 100; // clock ticks a second in /proc/PID/stat
 
 const dir = mkdtempSync(join(tmpdir(), 'news-stream-soak-'));
 const file = join(dir, 'live.jsonl');
 const state = join(dir, 'live.state');
-
-/** CPU seconds (user + system) a process used so far. */
-function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
 
 /** Lines in FILE, read incrementally. */
 const lineCounter = () => {
@@ -144,7 +128,7 @@ console.log('\n1. soak');
 console.log('   t (s)  written  client MB  server MB');
 let client = startClient();
 const soakStart = performance.now();
-const cpu0 = { client: 0, server: cpuSeconds(server.pid) };
+const cpu0 = { client: 0, server: procCpuSeconds(server.pid) };
 while (count() === 0 && performance.now() - soakStart < 30_000) await sleep(50);
 const firstAt = performance.now();
 const written0 = count();
@@ -157,8 +141,8 @@ for (let t = every; t <= SOAK_S; t += every) {
 }
 const soakSeconds = (performance.now() - firstAt) / 1000;
 const soakWritten = count() - written0;
-const clientCpu = cpuSeconds(client.pid) - cpu0.client;
-const serverCpu = cpuSeconds(server.pid) - cpu0.server;
+const clientCpu = procCpuSeconds(client.pid) - cpu0.client;
+const serverCpu = procCpuSeconds(server.pid) - cpu0.server;
 console.log(
   `   ${(soakWritten / soakSeconds).toFixed(0)} articles/s written (published: ${RATE}/s)`,
 );
