@@ -11,16 +11,16 @@
  * `duckdb:` URL is used: its binding is large, and it is an optional
  * dependency that an install may have left out.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { NewsError } from '../../../api/errors.js';
-import { fileError } from '../../file-errors.js';
 import type { ApiRecord } from '../../types.js';
 import { DatabaseError, DatabaseLockError, SchemaConflictError } from '../database/errors.js';
 import { bareName, ident, qualified, schemaOf } from '../database/names.js';
+import { fileStore } from '../file/store.js';
 import { layoutFor } from '../database/schema.js';
 import { TableSet } from '../database/tables.js';
 import type {
@@ -275,7 +275,8 @@ export const openDuckdb: OpenDatabase = async (
       hint: 'wait for it to finish, or stop it; the same command then continues from its state',
     });
   }
-  checkPath(path);
+  // Refused as a file -o is (exit 2, the same words, before any request), not by DuckDB's own message.
+  await fileStore.checkWritable(path);
   const duck = loadDuckdb();
   let instance: DuckDBInstance;
   try {
@@ -293,27 +294,6 @@ export const openDuckdb: OpenDatabase = async (
   openHere.set(file, `since ${new Date().toISOString()} (pid ${process.pid} on ${hostname()})`);
   return new DuckdbSession(duck, instance, connection, file, url.redacted, options, hooks);
 };
-
-/**
- * The file's directory is there and takes files, and the path is not a
- * directory: refused as a file -o is (exit 2, before any request), in the
- * same words, rather than by DuckDB's own message after the run began.
- */
-function checkPath(path: string): void {
-  const fail = (error: unknown) => fileError('write', path, error);
-  let directory = false;
-  try {
-    directory = statSync(path).isDirectory();
-  } catch {
-    // No file yet: DuckDB makes it, in a directory checked below.
-  }
-  if (directory) throw fail(Object.assign(new Error('a directory'), { code: 'EISDIR' }));
-  try {
-    accessSync(dirname(resolve(path)), constants.W_OK);
-  } catch (error) {
-    throw fail(error);
-  }
-}
 
 /** A file another process holds, in words; any other failure with the file's name. */
 function openError(error: unknown, shown: string): Error {
