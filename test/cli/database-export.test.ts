@@ -2,8 +2,9 @@
  * The loop that writes pages into a database session (database-export.ts),
  * against a session that only records what it is asked: pages gathered
  * into batches in order, the next batch read while the last is written,
- * never two writes at once, and a failed write ending the run with its own
- * error (not an unhandled rejection) after the session is closed.
+ * never two writes at once (two where the session writes ahead), and a
+ * failed write ending the run with its own error (not an unhandled
+ * rejection) after the session is closed.
  */
 import { describe, expect, it } from 'vitest';
 import { exportToDatabase } from '../../src/cli/export/database-export.js';
@@ -26,12 +27,13 @@ interface Trace {
 }
 
 /** A session whose writes end when `release` is called (or fail with `failOn`'s batch). */
-function fakeDestination(trace: Trace, options: { failOn?: number } = {}) {
+function fakeDestination(trace: Trace, options: { failOn?: number; writesAhead?: boolean } = {}) {
   const pending: (() => void)[] = [];
   const session: DatabaseSession = {
     engine: 'postgres',
     describe: 'fake',
     table: 'articles',
+    writesAhead: options.writesAhead ?? false,
     lockState: async () => undefined,
     readState: async () => undefined,
     async writeBatch(records: readonly ApiRecord[]) {
@@ -49,7 +51,7 @@ function fakeDestination(trace: Trace, options: { failOn?: number } = {}) {
       trace.events.push('finish');
     },
     close: async () => {
-      trace.events.push('close');
+      trace.events.push(`close, ${trace.inFlight} in flight`);
     },
   };
   const destination = {
@@ -86,7 +88,31 @@ describe('exportToDatabase', () => {
     expect(trace.most).toBe(1);
     // Pages 2 and 3 (the second batch) were taken before the first batch was written.
     expect(trace.events.indexOf('page 3')).toBeLessThan(trace.events.indexOf('written 0'));
-    expect(trace.events.slice(-2)).toEqual(['finish', 'close']);
+    expect(trace.events.slice(-2)).toEqual(['finish', 'close, 0 in flight']);
+  });
+
+  it('where the session writes ahead, two writes are in flight, never three, in order', async () => {
+    const trace = fresh();
+    const { destination, stop } = fakeDestination(trace, { writesAhead: true });
+    const written = await exportToDatabase(runtime, pages(trace, 8, 10), 'article', destination);
+    stop();
+    expect(written).toBe(80);
+    expect(trace.batches.flat()).toEqual(Array.from({ length: 80 }, (_, i) => i));
+    expect(trace.most).toBe(2);
+    expect(trace.events.indexOf('write 1')).toBeLessThan(trace.events.indexOf('written 0'));
+    expect(trace.events.slice(-2)).toEqual(['finish', 'close, 0 in flight']);
+  });
+
+  it('writing ahead, the first failure ends the run, after the write behind it ended too', async () => {
+    const trace = fresh();
+    const { destination, stop } = fakeDestination(trace, { failOn: 0, writesAhead: true });
+    await expect(
+      exportToDatabase(runtime, pages(trace, 50, 10), 'article', destination),
+    ).rejects.toThrow('batch 0 refused');
+    stop();
+    expect(trace.batches.length).toBe(2);
+    expect(trace.events).not.toContain('finish');
+    expect(trace.events.at(-1)).toBe('close, 0 in flight');
   });
 
   it('a write that fails ends the run with its error, closes the session, and reads little more', async () => {
@@ -97,7 +123,7 @@ describe('exportToDatabase', () => {
     ).rejects.toThrow('batch 0 refused');
     stop();
     expect(trace.events).not.toContain('finish');
-    expect(trace.events.at(-1)).toBe('close');
+    expect(trace.events.at(-1)).toBe('close, 0 in flight');
     expect(trace.events.filter((e) => e.startsWith('page')).length).toBeLessThan(4);
   });
 });

@@ -112,6 +112,42 @@ describe('statements and COPYs in one message', () => {
   });
 });
 
+describe('a message sent ahead', () => {
+  it("goes out behind the last one's data, before its answer; behind a failure, it fails too", async () => {
+    const { client } = await fresh();
+    const sql = new Statements(client);
+    const messages = vi.spyOn(pg.Connection.prototype, 'query');
+    const copies = () =>
+      messages.mock.calls.filter(([text]) => String(text).includes('COPY')).length;
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['1\ta\n']);
+    sql.defer('SELECT pg_sleep(0.5)');
+    const first = sql.send('COMMIT');
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY u (id, w) FROM STDIN', ['1\t{"x": 1}\n']);
+    const second = sql.sendAhead('COMMIT');
+    // While the server still sleeps in the first, the second is on the wire.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(copies()).toBe(2);
+    await Promise.all([first, second]);
+    expect(await counts(client)).toEqual({ t: 1, u: 1 });
+
+    // The first refused by the key: the one ahead ran in its failed transaction.
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['2\tb\n', '1\tagain\n']);
+    const refused = sql.send('COMMIT');
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY u (id, w) FROM STDIN', ['2\t{}\n']);
+    const ahead = sql.sendAhead('COMMIT');
+    await expect(refused).rejects.toMatchObject({ code: '23505' });
+    await expect(ahead).rejects.toMatchObject({ code: '25P02' });
+    messages.mockRestore();
+    await client.query('ROLLBACK');
+    expect(await counts(client)).toEqual({ t: 1, u: 1 });
+    await client.end();
+  });
+});
+
 describe('a batch whose ids another writer adds meanwhile', () => {
   it('goes back to its savepoint and merges through the staging table, asked or not', async () => {
     const url = await server.createDatabase(`pipe_${++made}`);
@@ -172,5 +208,59 @@ describe('a batch whose ids another writer adds meanwhile', () => {
       'SELECT count(*)::int AS n FROM articles__entities',
     );
     expect(entities?.n).toBe(listTotal(records, 'entities'));
+  }, 60_000);
+
+  it('the batch sent ahead of it goes again once it is in; behind a failure, fails with it', async () => {
+    const url = await server.createDatabase(`pipe_${++made}`);
+    const parsed = parseDatabaseUrl(url);
+    if (parsed === undefined) throw new Error('not a database URL');
+    const records = fixtureArticles(12) as (ApiRecord & { id: number })[];
+    const session = await openPostgres(
+      parsed,
+      { kind: 'article', write: 'merge' },
+      { note: () => undefined },
+    );
+    const messages = vi.spyOn(pg.Connection.prototype, 'query');
+    const batchesSent = () =>
+      messages.mock.calls.filter(([text]) => String(text).startsWith('BEGIN')).length;
+    await session.writeBatch(records.slice(0, 3));
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query(`INSERT INTO articles (id, title) VALUES ($1, 'the other writer')`, [
+      records[4]?.id,
+    ]);
+    const sentBefore = batchesSent();
+    // Unasked (the last batch's ids were new), its COPY waits on the other writer's key.
+    const refused = session.writeBatch(records.slice(3, 6));
+    const ahead = session.writeBatch(records.slice(6, 9));
+    for (let waited = 0; batchesSent() < sentBefore + 2; waited += 20) {
+      if (waited > 20_000) throw new Error('the second batch never went out ahead');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await other.query('COMMIT');
+    await other.end();
+    await Promise.all([refused, ahead]);
+
+    // A batch that fails (a date the server cannot read), and one sent ahead of it.
+    const bad = { ...records[9], published_at: 'not a date' } as ApiRecord;
+    const failing = session.writeBatch([bad, records[10] as ApiRecord]);
+    const behind = session.writeBatch([records[11] as ApiRecord]);
+    await expect(failing).rejects.toThrow(/not a date/);
+    await expect(behind).rejects.toThrow(/not a date/);
+    messages.mockRestore();
+    // The session goes on.
+    await session.writeBatch([records[10] as ApiRecord]);
+    await session.close();
+
+    const ids = await queryPostgres<{ id: string }>(url, 'SELECT id FROM articles ORDER BY id');
+    // The bad record never went in, nor the one behind it; its neighbour did, on its own.
+    const written = [...records.slice(0, 9), records[10] as ApiRecord & { id: number }];
+    expect(ids.map((r) => Number(r.id))).toEqual(written.map((r) => r.id).sort((a, b) => a - b));
+    const [entities] = await queryPostgres<{ n: number }>(
+      url,
+      'SELECT count(*)::int AS n FROM articles__entities',
+    );
+    expect(entities?.n).toBe(listTotal(written, 'entities'));
   }, 60_000);
 });

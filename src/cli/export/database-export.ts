@@ -2,8 +2,9 @@
  * Records into a database table (`-o postgres://…`, `-o duckdb:…`): the
  * session is opened from the output settings (--table, --write), each page
  * is one batch (one transaction), and `replace` swaps its table in only once
- * every batch is in. Memory holds two batches at most: the one being
- * written and the next, read meanwhile.
+ * every batch is in. Memory holds two batches at most (the one being
+ * written and the next, read meanwhile), three where the session writes
+ * ahead (writesAhead).
  */
 import { UsageError } from '../../api/errors.js';
 import { isEncoded } from '../../output/format-writer.js';
@@ -49,8 +50,10 @@ export interface DatabaseExportOptions {
 /**
  * Writes every page into the table, a batch per transaction; the records
  * written. While the database writes one batch, the next is read and
- * gathered (one write in flight, so two batches at most in memory): the
- * reader's parsing and the server's work overlap instead of taking turns.
+ * gathered: the reader's parsing and the server's work overlap instead of
+ * taking turns. Where the session takes it (writesAhead), two writes are in
+ * flight, so that the server finds the next batch waiting when it is done
+ * with one; three batches at most in memory.
  */
 export async function exportToDatabase(
   runtime: Runtime,
@@ -61,7 +64,9 @@ export async function exportToDatabase(
 ): Promise<number> {
   const session = await openSession(runtime, destination, options.tableKind ?? kind);
   let records = 0;
-  let writing: Promise<void> | undefined;
+  /** Writes in flight, oldest first. */
+  const writing: Promise<void>[] = [];
+  const inFlight = session.writesAhead ? 2 : 1;
   try {
     const gather = Math.min(options.gather ?? 1, MAX_BATCH);
     let batch: ApiRecord[] = [];
@@ -69,12 +74,13 @@ export async function exportToDatabase(
       if (batch.length === 0) return;
       const taken = batch;
       batch = [];
-      await writing;
-      writing = session.writeBatch(taken).then(() => {
+      while (writing.length >= inFlight) await writing.shift();
+      const write = session.writeBatch(taken).then(() => {
         records += taken.length;
       });
-      // Its failure is thrown where it is awaited (the next flush, or the end), not as unhandled.
-      writing.catch(() => undefined);
+      // Its failure is thrown where it is awaited (a later flush, or the end), not as unhandled.
+      write.catch(() => undefined);
+      writing.push(write);
     };
     for await (const page of pages) {
       runtime.signal.throwIfAborted();
@@ -88,11 +94,11 @@ export async function exportToDatabase(
       }
     }
     await flush();
-    await writing;
+    while (writing.length > 0) await writing.shift();
     await session.finish();
   } finally {
-    // A batch still being written when the run failed ends (committed or rolled back) before the connection does.
-    await writing?.catch(() => undefined);
+    // Batches still being written when the run failed end (committed or rolled back) before the connection does.
+    await Promise.allSettled(writing);
     await session.close();
   }
   runtime.report.notice(`wrote ${counted(records, 'record')} to ${session.describe}`);

@@ -54,6 +54,12 @@ export interface DatabaseSession {
    */
   writeBatch(records: readonly ApiRecord[], state?: StoredState): Promise<void>;
   /**
+   * writeBatch may be called again, without a state, before the last call is
+   * in; the batches still commit in order (PostgreSQL sends the next one
+   * ahead of the last one's answer).
+   */
+  readonly writesAhead: boolean;
+  /**
    * A fast path: a whole JSON Lines file loaded in batches of at most 10,000
    * records (DuckDB reads it itself; PostgreSQL parses it on a worker
    * thread), with the same result as writeBatch of its records; `declined`

@@ -82,6 +82,7 @@ const openHere = new Map<string, string>();
 
 class DuckdbSession implements DatabaseSession {
   readonly engine = 'duckdb' as const;
+  readonly writesAhead = false;
   readonly describe: string;
   readonly table: string;
   private readonly tables: TableSet;

@@ -47,6 +47,11 @@ export class Pipeline {
   private failed = false;
   /** Making a COPY's lines failed here: the server was told (CopyFail); this is the error to report. */
   private linesError: unknown;
+  private submitted = false;
+  /** Settles once the message and all its COPY data are on the socket (or writing stopped). */
+  written: Promise<void> = Promise.resolve();
+  /** The server answered all of it (or its failure). */
+  settled = false;
 
   constructor(private readonly parts: readonly Part[]) {
     this.text = parts.map((p) => (typeof p === 'string' ? p : p.sql)).join(';\n');
@@ -58,9 +63,12 @@ export class Pipeline {
     this.done.catch(() => undefined);
   }
 
+  /** Writes the message and its data; once only (statements.ts may write it ahead of node-postgres's turn). */
   submit(connection: Connection): void {
+    if (this.submitted) return;
+    this.submitted = true;
     connection.query(this.text);
-    this.writeData(connection.stream).catch((error: unknown) => this.fail(error));
+    this.written = this.writeData(connection.stream).catch((error: unknown) => this.fail(error));
   }
 
   /** Each COPY's data, in order, with the socket's backpressure; nothing more once a statement failed. */
@@ -94,6 +102,7 @@ export class Pipeline {
 
   private fail(error: unknown): void {
     this.failed = true;
+    this.settled = true;
     this.reject(this.linesError ?? error);
   }
 
@@ -112,6 +121,7 @@ export class Pipeline {
     this.fail(error);
   }
   handleReadyForQuery(): void {
+    this.settled = true;
     if (!this.failed) this.resolve();
   }
 }

@@ -7,7 +7,6 @@
  */
 import type { Client } from 'pg';
 import type { ApiRecord } from '../../types.js';
-import { DatabaseLockError } from '../database/errors.js';
 import type { FieldDef } from '../database/fields.js';
 import { lastVersions } from '../database/last-versions.js';
 import { bareName, qualified, schemaOf } from '../database/names.js';
@@ -30,6 +29,7 @@ import {
   withAsyncCommits,
 } from './connect.js';
 import { type BatchRows, childLines, mainLines } from './copy.js';
+import { NewIds, type Unasked } from './new-ids.js';
 import { loadByWorker } from './file-load.js';
 import {
   addColumn,
@@ -39,26 +39,30 @@ import {
   createState,
   createTable,
   deleteChildren,
-  describeHolder,
   DURABLE_POINT,
   existingColumns,
-  idsTaken,
   insertMain,
-  LOCK_HOLDER,
   postgresDialect,
   stateTable,
-  TRY_LOCK,
   STAGE_TABLE,
   swapStatements,
   upsertState,
 } from './sql.js';
+import { lockState, readState } from './state.js';
 import { idArray, Statements } from './statements.js';
 
 /** The suffix of the tables a `replace` run fills before finish() swaps them in. */
 const REPLACING = '__new';
 
+/** What a transaction under way has done that its end acts on. */
+interface Transaction extends Unasked {
+  /** Tables it made: given statistics once it commits. */
+  made: string[];
+}
+
 class PostgresSession implements DatabaseSession {
   readonly engine = 'postgres' as const;
+  readonly writesAhead = true;
   readonly describe: string;
   readonly table: string;
   private readonly tables: TableSet;
@@ -72,13 +76,10 @@ class PostgresSession implements DatabaseSession {
   private undurable = false;
   /** The state's table is known to exist (made or seen in a committed batch). */
   private stateReady = false;
-  /** Tables this session made in the transaction under way: given statistics once it commits. */
-  private made: string[] = [];
   private readonly sql: Statements;
-  /** The last batch's ids were all new to the table: the next goes straight in, unasked (copyNew). */
-  private guessNew = false;
-  /** The table this transaction's batch went into unasked, where a key may refuse it at COMMIT. */
-  private unasked: string | undefined;
+  private readonly newIds: NewIds;
+  /** The last transaction's outcome: the next one sent ahead of it learns from it what became of its own. */
+  private previous: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly conn: AsyncPgConnection,
@@ -91,6 +92,7 @@ class PostgresSession implements DatabaseSession {
     this.replace = options.write === 'replace';
     this.state = stateTable(schemaOf(this.table));
     this.sql = new Statements(conn.client);
+    this.newIds = new NewIds(this.sql);
     this.tables = new TableSet(layout, postgresDialect, this.describe, hooks.note, (spec) =>
       this.replace ? `${spec.name}${REPLACING}` : spec.name,
     );
@@ -105,47 +107,26 @@ class PostgresSession implements DatabaseSession {
   }
 
   async lockState(name: string): Promise<void> {
-    try {
-      const { rows } = await this.client.query<{ ok: boolean }>(TRY_LOCK, [name]);
-      if (rows[0]?.ok === true) return;
-      const holder = await this.client.query<{
-        pid: number;
-        application_name: string;
-        backend_start: Date;
-        client: string | null;
-      }>(LOCK_HOLDER, [name]);
-      throw new DatabaseLockError(
-        `another run holds state ${name} in ${this.conn.where} ${describeHolder(holder.rows[0])}`,
-        {
-          hint: 'wait for it to finish, or stop it; the same command then continues from its state',
-        },
-      );
-    } catch (error) {
+    await lockState(this.client, name, this.conn.where).catch((error: unknown) => {
       throw this.fail(error);
-    }
+    });
   }
 
   async readState(name: string): Promise<string | undefined> {
-    try {
-      const { rows: found } = await this.client.query<{ t: string | null }>(
-        'SELECT to_regclass($1)::text AS t',
-        [this.state],
-      );
-      if (found[0]?.t == null) return undefined;
-      const { rows } = await this.client.query<{ value: string }>(
-        `SELECT value::text AS value FROM ${this.state} WHERE name = $1`,
-        [name],
-      );
-      return rows[0]?.value;
-    } catch (error) {
+    return readState(this.client, this.state, name).catch((error: unknown) => {
       throw this.fail(error);
-    }
+    });
   }
 
+  /**
+   * Called again before the last batch is in, the batch goes out ahead of
+   * its answer (transaction()), unless it carries the state: its row must
+   * commit only with every batch before it.
+   */
   async writeBatch(records: readonly ApiRecord[], state?: StoredState): Promise<void> {
-    await this.transaction(async () => {
-      await this.prepare(records);
-      if (records.length > 0) await this.load(records);
+    await this.transaction(state === undefined, async (tx) => {
+      await this.prepare(records, tx);
+      if (records.length > 0) await this.load(records, tx);
       if (state !== undefined) {
         // Sent with the COMMIT: one round trip.
         if (!this.stateReady) this.sql.defer(createState(this.state));
@@ -164,8 +145,8 @@ class PostgresSession implements DatabaseSession {
 
   /** `replace`: the twin tables, now whole, take the tables' names in one transaction. */
   private async swapIn(): Promise<void> {
-    await this.transaction(async () => {
-      await this.prepare([]);
+    await this.transaction(false, async (tx) => {
+      await this.prepare([], tx);
       for (const spec of this.tables.specs) {
         for (const sql of swapStatements(spec.name, REPLACING)) this.sql.defer(sql);
       }
@@ -193,36 +174,78 @@ class PostgresSession implements DatabaseSession {
     }
   }
 
-  private async transaction(work: () => Promise<void>): Promise<void> {
+  /**
+   * One transaction, sent as few messages as it can (statements.ts). With
+   * `ahead`, it does not wait for the last one's answer: its statements are
+   * made meanwhile and its last message goes right behind the last one's
+   * (a sixth less time for `--all`, bench/README.md, "`--all` into
+   * PostgreSQL: the next batch ahead"). It runs only where the last one
+   * left the connection well: after a failure there (a key refusing a batch
+   * sent unasked, which that transaction then sends again), it failed with
+   * SQLSTATE 25P02, and goes again once the last one is done. Nothing of a
+   * transaction is undone until the last one is over.
+   */
+  private async transaction(
+    ahead: boolean,
+    work: (tx: Transaction) => Promise<void>,
+  ): Promise<void> {
     if (this.closed) throw this.fail(new Error('the session is closed'));
+    const previous = this.previous;
+    const run = this.run(ahead, work, previous);
+    this.previous = run;
+    run.catch(() => undefined);
+    await run;
+  }
+
+  private async run(
+    ahead: boolean,
+    work: (tx: Transaction) => Promise<void>,
+    previous: Promise<void>,
+  ): Promise<void> {
+    // Its caller has the last one's failure, if any, from its own await.
+    if (!ahead) await previous.catch(() => undefined);
+    let release = await this.sql.take();
+    const tx: Transaction = { made: [], unasked: undefined };
     try {
       // BEGIN goes out with the transaction's first statement.
       this.sql.defer('BEGIN');
-      this.unasked = undefined;
-      await work();
+      await work(tx);
       // With what still waits: the child tables' statements and COPYs, the state's row.
-      await this.sql.send('COMMIT').catch(async (error: unknown) => {
-        if (!this.refusedUnasked(error)) throw error;
+      const commit = ahead ? this.sql.sendAhead('COMMIT') : this.sql.send('COMMIT');
+      release();
+      await commit.catch(async (error: unknown) => {
+        if (!NewIds.refused(error, tx)) throw error;
         // Undone to its savepoint, the batch goes again, asked this time.
-        this.guessNew = false;
-        this.unasked = undefined;
+        release = await this.sql.take();
+        this.newIds.guess = false;
+        tx.unasked = undefined;
         await this.client.query('ROLLBACK TO SAVEPOINT news_new');
-        await work();
+        await work(tx);
         await this.sql.send('COMMIT');
+        release();
       });
       this.undurable = this.conn.asyncCommits;
     } catch (error) {
-      this.made = [];
-      this.guessNew = false;
+      release();
+      const before = await previous.then(
+        () => undefined,
+        (failure: unknown) => failure ?? new Error('the batch before failed'),
+      );
+      this.newIds.guess = false;
       this.sql.drop();
       await this.client.query('ROLLBACK').catch(() => undefined);
       // DDL rolled back with it: what the session knew of the tables may be gone.
       this.tables.reset();
       this.stateReady = false;
       if (this.replace && !this.replaceDone) this.fresh = true;
+      if (before !== undefined) throw this.fail(before);
+      // Sent ahead into the last one's failed transaction, which then went well: now on its own.
+      if (ahead && (error as { code?: unknown }).code === '25P02') {
+        return this.run(false, work, Promise.resolve());
+      }
       throw this.fail(error);
     }
-    if (this.made.length > 0) await this.analyzeMade();
+    if (tx.made.length > 0) await this.analyzeMade(tx.made);
   }
 
   /**
@@ -235,13 +258,12 @@ class PostgresSession implements DatabaseSession {
    * "Databases"); with statistics the parent index serves them, 0.3 s each
    * 20,000. An engine that has no ANALYZE loads as before.
    */
-  private async analyzeMade(): Promise<void> {
-    const names = this.made.map((name) => qualified(name)).join(', ');
-    this.made = [];
+  private async analyzeMade(made: readonly string[]): Promise<void> {
+    const names = made.map((name) => qualified(name)).join(', ');
     await this.client.query(`ANALYZE ${names}`).catch(() => undefined);
   }
 
-  private async prepare(records: readonly ApiRecord[]): Promise<void> {
+  private async prepare(records: readonly ApiRecord[], tx: Transaction): Promise<void> {
     if (this.fresh) {
       // A replace starts its twin tables empty, whatever a killed run left in them.
       if (this.replace) {
@@ -261,7 +283,7 @@ class PostgresSession implements DatabaseSession {
       },
       create: async (spec: TableSpec, name: string, columns: readonly FieldDef[]) => {
         for (const sql of createTable(spec, name, columns)) await this.sql.query(sql);
-        this.made.push(name);
+        tx.made.push(name);
       },
       add: async (name, column) => {
         await this.sql.query(addColumn(name, column));
@@ -269,10 +291,10 @@ class PostgresSession implements DatabaseSession {
     });
   }
 
-  private async load(records: readonly ApiRecord[]): Promise<void> {
+  private async load(records: readonly ApiRecord[], tx: Transaction): Promise<void> {
     const { layout } = this.tables;
     const rows = layout.merge ? lastVersions(records) : records;
-    await this.loadRows({
+    await this.loadRows(tx, {
       ids: layout.merge ? rows.map((r) => r['id']).filter((id) => id != null) : [],
       main: (columns) => mainLines(rows, columns),
       child: (child, columns) => childLines(rows, child.list?.field as string, columns),
@@ -280,7 +302,7 @@ class PostgresSession implements DatabaseSession {
   }
 
   /** A batch's rows (records, or COPY text made beforehand) into the tables. */
-  private async loadRows(batch: BatchRows): Promise<void> {
+  private async loadRows(tx: Transaction, batch: BatchRows): Promise<void> {
     const { layout } = this.tables;
     const columns = this.tables.columnsOf(layout.main);
     const target = this.tables.target(layout.main);
@@ -289,7 +311,7 @@ class PostgresSession implements DatabaseSession {
     // All but the ids' question and a straight COPY wait and go out with the COMMIT (statements.ts).
     if (!layout.merge) {
       this.sql.deferCopy(copyInto(qualified(target), columns), batch.main(columns));
-    } else if (!(await this.copyNew(target, columns, batch, literal))) {
+    } else if (!(await this.newIds.copy(tx, target, columns, batch, literal))) {
       for (const sql of createStage(columns)) this.sql.defer(sql);
       this.sql.deferCopy(copyInto(STAGE_TABLE, columns), batch.main(columns));
       this.sql.defer(insertMain(target, columns, true));
@@ -310,70 +332,12 @@ class PostgresSession implements DatabaseSession {
   /** A merge of a JSON Lines file, parsed and encoded by a worker thread (file-load.ts). */
   async loadFile(path: string, options: FileLoadOptions = {}): Promise<FileLoad> {
     return loadByWorker(path, this.tables.layout, options, (rows) =>
-      this.transaction(async () => {
+      this.transaction(false, async (tx) => {
         // No field beyond the declared ones (the worker stopped before any): the columns are those.
-        await this.prepare([]);
-        await this.loadRows(rows);
+        await this.prepare([], tx);
+        await this.loadRows(tx, rows);
       }),
     );
-  }
-
-  /**
-   * A batch whose ids are all new to the table (a first load, the newest
-   * pages) is COPYed straight into it: the rows a merge would write, without
-   * writing them twice. Should another writer add one of the ids meanwhile,
-   * the key refuses the COPY, which is undone to its savepoint, and the
-   * batch merges through the staging table.
-   *
-   * Asking costs a round trip, and so does knowing at once that the COPY
-   * went in. So once a batch's ids were all new, the next is not asked
-   * about: its COPY goes out with the COMMIT, behind a savepoint, and in the
-   * rare batch where the key refuses it (a page that reaches back into what
-   * the table holds), transaction() goes back to the savepoint and the batch
-   * goes again, asked.
-   */
-  private async copyNew(
-    target: string,
-    columns: readonly FieldDef[],
-    batch: BatchRows,
-    literal: string | undefined,
-  ): Promise<boolean> {
-    // Ids that need a parameter take the asked way: their DELETE goes out on its own, before the COMMIT.
-    if (this.guessNew && literal !== undefined) {
-      this.sql.defer('SAVEPOINT news_new');
-      this.sql.deferCopy(copyInto(qualified(target), columns), batch.main(columns));
-      this.sql.defer('RELEASE SAVEPOINT news_new');
-      this.unasked = bareName(target);
-      return true;
-    }
-    const { ids } = batch;
-    // The savepoint goes out with the question (one round trip), and is released with what follows.
-    this.sql.defer('SAVEPOINT news_new');
-    const { rows: found } =
-      literal !== undefined
-        ? await this.sql.query<{ taken: boolean }>(idsTaken(target, literal))
-        : await this.sql.query<{ taken: boolean }>(idsTaken(target), [ids]);
-    if (found[0]?.taken !== false) {
-      this.sql.defer('RELEASE SAVEPOINT news_new');
-      return false;
-    }
-    try {
-      await this.sql.copy(copyInto(qualified(target), columns), batch.main(columns));
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== '23505') throw error;
-      await this.sql.query('ROLLBACK TO SAVEPOINT news_new');
-      this.sql.defer('RELEASE SAVEPOINT news_new');
-      return false;
-    }
-    this.sql.defer('RELEASE SAVEPOINT news_new');
-    this.guessNew = true;
-    return true;
-  }
-
-  /** The key of the table a batch went into unasked refused it. */
-  private refusedUnasked(error: unknown): boolean {
-    const { code, table } = error as { code?: unknown; table?: unknown };
-    return this.unasked !== undefined && code === '23505' && table === this.unasked;
   }
 }
 

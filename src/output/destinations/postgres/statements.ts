@@ -12,8 +12,28 @@ import { type Part, Pipeline } from './pipeline.js';
 
 export class Statements {
   private waiting: Part[] = [];
+  /** The last message sent with its COPY data, answered or not. */
+  private last: Pipeline | undefined;
+  /** Settles when the transaction making statements is done with them (take()). */
+  private inUse: Promise<void> = Promise.resolve();
 
   constructor(private readonly client: Client) {}
+
+  /**
+   * Waits until no other transaction adds to the statements; the function
+   * returned hands them on. A transaction makes its statements while the
+   * one before it may still be answered, and goes back to them when that
+   * one needs it (the session's transaction()).
+   */
+  async take(): Promise<() => void> {
+    const before = this.inUse;
+    let hand!: () => void;
+    this.inUse = new Promise<void>((resolve) => {
+      hand = resolve;
+    });
+    await before;
+    return hand;
+  }
 
   /** Sent in front of the next statement (or at flush()). */
   defer(sql: string): void {
@@ -53,12 +73,43 @@ export class Statements {
     await this.flush();
   }
 
-  async flush(): Promise<void> {
+  /**
+   * What waits and `sql` (COMMIT) in one message, written right behind the
+   * last one's data while the server still works on it, instead of after
+   * its answer: the server finds the next transaction waiting. The caller
+   * owns what that means: should the last message fail, this one runs in
+   * its failed transaction and fails too (SQLSTATE 25P02); should the last
+   * fail at its COMMIT, this one commits on its own.
+   */
+  async sendAhead(sql: string): Promise<void> {
+    this.waiting.push(sql);
+    await this.flush(true);
+  }
+
+  async flush(ahead = false): Promise<void> {
     if (this.waiting.length === 0) return;
     const pipeline = new Pipeline(this.waiting);
     this.waiting = [];
+    const last = this.last;
+    this.last = pipeline;
+    if (ahead && last !== undefined && !last.settled && this.nothingQueued()) {
+      // Not inside the last one's COPY data: behind all of it.
+      await last.written;
+      if (!last.settled && this.nothingQueued()) pipeline.submit(this.client.connection as never);
+    }
+    // node-postgres hands it the answers after the last one's (and submits it then, unless written already).
     this.client.query(pipeline as never);
     await pipeline.done;
+  }
+
+  /**
+   * Nothing waits in node-postgres's queue, which would go out after a
+   * message written ahead but take its answers. The queue is the client's
+   * own field: without it (another version), nothing is written ahead.
+   */
+  private nothingQueued(): boolean {
+    const queue = (this.client as unknown as { _queryQueue?: unknown[] })._queryQueue;
+    return Array.isArray(queue) && queue.length === 0;
   }
 
   /** `COPY … FROM STDIN` of the lines, after what waits, now: its failure is the caller's to handle. */
