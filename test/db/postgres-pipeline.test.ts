@@ -146,6 +146,28 @@ describe('a message sent ahead', () => {
     expect(await counts(client)).toEqual({ t: 1, u: 1 });
     await client.end();
   });
+
+  it('goes before whatever is asked after it', async () => {
+    const { client } = await fresh();
+    const sql = new Statements(client);
+    const messages = vi.spyOn(pg.Connection.prototype, 'query');
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY t (id, v) FROM STDIN', ['1\ta\n']);
+    sql.defer('SELECT pg_sleep(0.2)');
+    const first = sql.send('COMMIT');
+    sql.defer('BEGIN');
+    sql.deferCopy('COPY u (id, w) FROM STDIN', ['1\t{}\n']);
+    const ahead = sql.sendAhead('COMMIT');
+    // Asked at once after it (as a failed transaction's owner asks for its ROLLBACK).
+    const after = client.query("SELECT 'after'");
+    await Promise.all([first, ahead, after]);
+    const order = messages.mock.calls.map(([text]) => String(text));
+    messages.mockRestore();
+    const at = (part: string) => order.findIndex((text) => text.includes(part));
+    expect(at('COPY u')).toBeGreaterThan(at('COPY t'));
+    expect(at('COPY u')).toBeLessThan(at("SELECT 'after'"));
+    await client.end();
+  });
 });
 
 describe('a batch whose ids another writer adds meanwhile', () => {

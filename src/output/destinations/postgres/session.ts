@@ -212,6 +212,7 @@ class PostgresSession implements DatabaseSession {
       await work(tx);
       // With what still waits: the child tables' statements and COPYs, the state's row.
       const commit = ahead ? this.sql.sendAhead('COMMIT') : this.sql.send('COMMIT');
+      // Its message is queued: whatever another transaction asks now goes after it.
       release();
       await commit.catch(async (error: unknown) => {
         if (!NewIds.refused(error, tx)) throw error;

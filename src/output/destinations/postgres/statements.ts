@@ -92,24 +92,29 @@ export class Statements {
     this.waiting = [];
     const last = this.last;
     this.last = pipeline;
-    if (ahead && last !== undefined && !last.settled && this.nothingQueued()) {
-      // Not inside the last one's COPY data: behind all of it.
-      await last.written;
-      if (!last.settled && this.nothingQueued()) pipeline.submit(this.client.connection as never);
-    }
-    // node-postgres hands it the answers after the last one's (and submits it then, unless written already).
+    const early = ahead && last !== undefined && !last.settled && this.queued().length === 0;
+    // Queued at once (node-postgres submits it after the last one's answer):
+    // whatever is asked after it goes after it, however early it is written.
     this.client.query(pipeline as never);
+    if (early) {
+      // Behind all of the last one's data, not inside it.
+      await last.written;
+      if (!last.settled && this.queued()[0] === pipeline) {
+        pipeline.submit(this.client.connection as never);
+      }
+    }
     await pipeline.done;
   }
 
   /**
-   * Nothing waits in node-postgres's queue, which would go out after a
-   * message written ahead but take its answers. The queue is the client's
-   * own field: without it (another version), nothing is written ahead.
+   * node-postgres's queue: what goes out after the query under way, in
+   * order. A message written ahead must be first in it, or it would take
+   * another's answers. The queue is the client's own field: without it
+   * (another version), nothing is written ahead.
    */
-  private nothingQueued(): boolean {
+  private queued(): readonly unknown[] {
     const queue = (this.client as unknown as { _queryQueue?: unknown[] })._queryQueue;
-    return Array.isArray(queue) && queue.length === 0;
+    return Array.isArray(queue) ? queue : [undefined];
   }
 
   /** `COPY … FROM STDIN` of the lines, after what waits, now: its failure is the caller's to handle. */
