@@ -29,7 +29,7 @@ import {
   withAsyncCommits,
 } from './connect.js';
 import { type BatchRows, childLines, mainLines } from './copy.js';
-import { NewIds, type Unasked } from './new-ids.js';
+import { NewIds } from './new-ids.js';
 import { loadByWorker } from './file-load.js';
 import {
   addColumn,
@@ -50,15 +50,10 @@ import {
 } from './sql.js';
 import { lockState, readState } from './state.js';
 import { idArray, Statements } from './statements.js';
+import { newTransaction, type Transaction } from './transaction.js';
 
 /** The suffix of the tables a `replace` run fills before finish() swaps them in. */
 const REPLACING = '__new';
-
-/** What a transaction under way has done that its end acts on. */
-interface Transaction extends Unasked {
-  /** Tables it made: given statistics once it commits. */
-  made: string[];
-}
 
 class PostgresSession implements DatabaseSession {
   readonly engine = 'postgres' as const;
@@ -80,6 +75,7 @@ class PostgresSession implements DatabaseSession {
   private readonly newIds: NewIds;
   /** The last transaction's outcome: the next one sent ahead of it learns from it what became of its own. */
   private previous: Promise<void> = Promise.resolve();
+  private last: Transaction | undefined;
 
   constructor(
     private readonly conn: AsyncPgConnection,
@@ -191,58 +187,110 @@ class PostgresSession implements DatabaseSession {
   ): Promise<void> {
     if (this.closed) throw this.fail(new Error('the session is closed'));
     const previous = this.previous;
-    const run = this.run(ahead, work, previous);
+    const before = this.last;
+    const tx = newTransaction();
+    this.last = tx;
+    // Ahead only of a last one not over yet: after one its caller has, this is a fresh start.
+    const run = this.run(ahead && before?.over === false, work, previous, before, tx);
     this.previous = run;
-    run.catch(() => undefined);
-    await run;
+    // However it ends, the next one waits no longer for it to be past its statements.
+    run.catch(() => undefined).finally(() => tx.leaveMaking());
+    try {
+      await run;
+    } finally {
+      tx.over = true;
+    }
   }
 
   private async run(
     ahead: boolean,
     work: (tx: Transaction) => Promise<void>,
     previous: Promise<void>,
+    before: Transaction | undefined,
+    tx: Transaction,
   ): Promise<void> {
     // Its caller has the last one's failure, if any, from its own await.
     if (!ahead) await previous.catch(() => undefined);
+    // The last one takes the statements first.
+    if (ahead) await before?.beyondMaking;
     let release = await this.sql.take();
-    const tx: Transaction = { made: [], unasked: undefined };
+    if (ahead && before?.status === 'failed') {
+      // The last one failed and is being dealt with: its outcome first, then this one on its own.
+      release();
+      const failure = await previous.then(
+        () => undefined,
+        (error: unknown) => error ?? new Error('the batch before failed'),
+      );
+      if (failure !== undefined) {
+        tx.status = 'failed';
+        throw failure;
+      }
+      return this.run(false, work, Promise.resolve(), undefined, tx);
+    }
+    // Ahead only of a last one on its way; after one already in, there is nothing to go ahead of.
+    const sendAhead = ahead && before?.status === 'sent';
+    let holding = true;
+    const hand = () => {
+      holding = false;
+      release();
+    };
+    tx.status = 'making';
+    tx.made = [];
+    tx.unasked = undefined;
     try {
       // BEGIN goes out with the transaction's first statement.
       this.sql.defer('BEGIN');
       await work(tx);
       // With what still waits: the child tables' statements and COPYs, the state's row.
-      const commit = ahead ? this.sql.sendAhead('COMMIT') : this.sql.send('COMMIT');
+      const commit = sendAhead ? this.sql.sendAhead('COMMIT') : this.sql.send('COMMIT');
+      tx.status = 'sent';
+      tx.leaveMaking();
       // Its message is queued: whatever another transaction asks now goes after it.
-      release();
+      hand();
       await commit.catch(async (error: unknown) => {
+        tx.status = 'failed';
         if (!NewIds.refused(error, tx)) throw error;
         // Undone to its savepoint, the batch goes again, asked this time.
         release = await this.sql.take();
+        holding = true;
         this.newIds.guess = false;
         tx.unasked = undefined;
         await this.client.query('ROLLBACK TO SAVEPOINT news_new');
         await work(tx);
         await this.sql.send('COMMIT');
-        release();
+        hand();
       });
+      tx.status = 'done';
       this.undurable = this.conn.asyncCommits;
     } catch (error) {
-      release();
-      const before = await previous.then(
+      // Whoever takes the statements next waits for how this ends.
+      tx.status = 'failed';
+      tx.leaveMaking();
+      // What this one made and did not send goes.
+      if (holding) {
+        this.sql.drop();
+        hand();
+      }
+      const lastFailure = await previous.then(
         () => undefined,
         (failure: unknown) => failure ?? new Error('the batch before failed'),
       );
-      this.newIds.guess = false;
-      this.sql.drop();
-      await this.client.query('ROLLBACK').catch(() => undefined);
-      // DDL rolled back with it: what the session knew of the tables may be gone.
-      this.tables.reset();
-      this.stateReady = false;
-      if (this.replace && !this.replaceDone) this.fresh = true;
-      if (before !== undefined) throw this.fail(before);
+      // A transaction making its statements meanwhile (sent ahead of this one) finishes first.
+      const cleanup = await this.sql.take();
+      try {
+        this.newIds.guess = false;
+        await this.client.query('ROLLBACK').catch(() => undefined);
+        // DDL rolled back with it: what the session knew of the tables may be gone.
+        this.tables.reset();
+        this.stateReady = false;
+        if (this.replace && !this.replaceDone) this.fresh = true;
+      } finally {
+        cleanup();
+      }
+      if (lastFailure !== undefined) throw this.fail(lastFailure);
       // Sent ahead into the last one's failed transaction, which then went well: now on its own.
-      if (ahead && (error as { code?: unknown }).code === '25P02') {
-        return this.run(false, work, Promise.resolve());
+      if (sendAhead && (error as { code?: unknown }).code === '25P02') {
+        return this.run(false, work, Promise.resolve(), undefined, tx);
       }
       throw this.fail(error);
     }

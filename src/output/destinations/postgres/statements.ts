@@ -5,7 +5,7 @@
  * literals) and COPYs wait, and go out with the next statement that needs
  * one, as one message with the COPY data behind it (pipeline.ts). A batch
  * of articles took seventeen round trips; now one, once a batch's ids were
- * all new to the table (the session's copyNew), and three when it asks.
+ * all new to the table (new-ids.ts), and three when it asks.
  */
 import type { Client, QueryResult, QueryResultRow } from 'pg';
 import { type Part, Pipeline } from './pipeline.js';
