@@ -174,7 +174,7 @@ class PostgresSession implements DatabaseSession {
    * One transaction, sent as few messages as it can (statements.ts). With
    * `ahead`, it does not wait for the last one's answer: its statements are
    * made meanwhile and its last message goes right behind the last one's
-   * (`--all` of 20k articles: 8 % less time; bench/README.md, "`--all`
+   * (`--all` of 20k articles: 5–8 % less time; bench/README.md, "`--all`
    * into PostgreSQL: the next batch ahead"). It runs only where the last one
    * left the connection well: after a failure there (a key refusing a batch
    * sent unasked, which that transaction then sends again), it failed with
