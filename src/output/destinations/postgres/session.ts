@@ -217,10 +217,7 @@ class PostgresSession implements DatabaseSession {
     if (ahead && before?.status === 'failed') {
       // The last one failed and is being dealt with: its outcome first, then this one on its own.
       release();
-      const failure = await previous.then(
-        () => undefined,
-        (error: unknown) => error ?? new Error('the batch before failed'),
-      );
+      const failure = await failureOf(previous);
       if (failure !== undefined) {
         tx.status = 'failed';
         throw failure;
@@ -271,10 +268,7 @@ class PostgresSession implements DatabaseSession {
         this.sql.drop();
         hand();
       }
-      const lastFailure = await previous.then(
-        () => undefined,
-        (failure: unknown) => failure ?? new Error('the batch before failed'),
-      );
+      const lastFailure = await failureOf(previous);
       // A transaction making its statements meanwhile (sent ahead of this one) finishes first.
       const cleanup = await this.sql.take();
       try {
@@ -388,6 +382,14 @@ class PostgresSession implements DatabaseSession {
       }),
     );
   }
+}
+
+/** The last transaction's failure once it is over; undefined when it went in. */
+function failureOf(previous: Promise<void>): Promise<unknown> {
+  return previous.then(
+    () => undefined,
+    (failure: unknown) => failure ?? new Error('the batch before failed'),
+  );
 }
 
 export const openPostgres: OpenDatabase = async (
