@@ -49,6 +49,7 @@ import {
   upsertState,
 } from './sql.js';
 import { lockState, readState } from './state.js';
+import { analyzeMade } from './statistics.js';
 import { idArray, Statements } from './statements.js';
 import { newTransaction, type Transaction } from './transaction.js';
 
@@ -288,22 +289,7 @@ class PostgresSession implements DatabaseSession {
       }
       throw this.fail(error);
     }
-    if (tx.made.length > 0) await this.analyzeMade(tx.made);
-  }
-
-  /**
-   * Statistics for the tables this session made, once their first rows are
-   * in. Without any, PostgreSQL guesses that `parent = ANY(ids)` matches a
-   * share of a child table that grows with the ids, and a merge's DELETE of
-   * child rows read whole child tables until autovacuum first analyzed
-   * them: those DELETEs took 2.0 s, 5.6 s, then 9.7 s for each 20,000
-   * articles loaded in pages of 100, as the tables grew (bench/README.md,
-   * "Databases"); with statistics the parent index serves them, 0.3 s each
-   * 20,000. An engine that has no ANALYZE loads as before.
-   */
-  private async analyzeMade(made: readonly string[]): Promise<void> {
-    const names = made.map((name) => qualified(name)).join(', ');
-    await this.client.query(`ANALYZE ${names}`).catch(() => undefined);
+    if (tx.made.length > 0) await analyzeMade(this.client, tx.made);
   }
 
   private async prepare(records: readonly ApiRecord[], tx: Transaction): Promise<void> {
