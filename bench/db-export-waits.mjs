@@ -1,10 +1,12 @@
 // Where the time of `--all` into PostgreSQL goes, beside `--all -o
 // file.jsonl` against the same mock: each run's wall time, the CPU time of
 // each process (the client, the mock, every postgres process; from /proc),
-// the machine's idle share, and what the server's backend was doing,
-// sampled every 5 ms from pg_stat_activity in one more run of its own (the
-// sampling costs CPU too): working, or waiting for the client inside a COPY,
-// between statements, between transactions.
+// the postgres CPU by process (the backend, walwriter, checkpointer,
+// autovacuum workers, …, by their titles), the machine's idle share, and
+// what the server's backend was doing, sampled every 5 ms from
+// pg_stat_activity in one more run of its own (the sampling costs CPU too):
+// working (and on what it waited, if it did: I/O, a lock), or waiting for
+// the client inside a COPY, between statements, between transactions.
 //
 //   npm run build && node bench/db-export-waits.mjs [--articles 20000] [--rounds 2]
 //
@@ -42,6 +44,20 @@ const isPostgres = (pid) => {
     return false;
   }
 };
+/** What a postgres process is (its title: "postgres: checkpointer", "postgres: autovacuum worker", a backend's user and database). */
+const title = (pid) => {
+  try {
+    const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    // A process on its way out reads as empty: keep what it was.
+    if (words === '') return undefined;
+    const role = words.match(/^postgres: (.*)$/)?.[1];
+    if (role === undefined) return 'postmaster';
+    // A backend's title is "USER DATABASE HOST(PORT) STATE": keep who it is.
+    return /\(\d+\)/.test(role) ? 'backend' : role.replace(/ .*(worker|launcher).*$/, ' $1');
+  } catch {
+    return undefined;
+  }
+};
 const machine = () => {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
   return { idle: ticks[3] + ticks[4], all: ticks.reduce((a, b) => a + b, 0) };
@@ -57,11 +73,11 @@ async function run(target, sampled) {
   const postgres = new Map();
   const readPostgres = () => {
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && isPostgres(d))) {
-      postgres.set(pid, cpuMs(pid));
+      postgres.set(pid, { ms: cpuMs(pid), title: title(pid) ?? postgres.get(pid)?.title });
     }
   };
   readPostgres();
-  const postgresBefore = [...postgres.values()].reduce((a, b) => a + b, 0);
+  const cpuBefore = new Map([...postgres].map(([pid, { ms }]) => [pid, ms]));
   const mockBefore = cpuMs(mock.child.pid);
   const before = machine();
   const started = performance.now();
@@ -80,17 +96,19 @@ async function run(target, sampled) {
     await watch.connect();
     while (sampling) {
       const { rows } = await watch.query(
-        `SELECT state, wait_event, left(query, 12) AS statement FROM pg_stat_activity
+        `SELECT state, wait_event_type, wait_event, left(query, 12) AS statement FROM pg_stat_activity
          WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
         [sampled],
       );
-      for (const { state, wait_event: event, statement } of rows) {
+      for (const { state, wait_event_type: type, wait_event: event, statement } of rows) {
         const what =
           state !== 'active'
             ? `${state}, after ${statement.split(/\s/)[0]}`
             : event === 'ClientRead'
               ? 'waiting for the client inside a COPY'
-              : 'working';
+              : event === null
+                ? 'working'
+                : `working, waiting on ${type} ${event}`;
         waits.set(what, (waits.get(what) ?? 0) + 1);
       }
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -103,13 +121,19 @@ async function run(target, sampled) {
   await watcher;
   if (code !== 0) throw new Error(`the export into ${target} exited ${code}`);
   const after = machine();
-  const postgresCpu = [...postgres.values()].reduce((a, b) => a + b, 0) - postgresBefore;
+  const byRole = new Map();
+  for (const [pid, { ms, title: role }] of postgres) {
+    const used = ms - (cpuBefore.get(pid) ?? 0);
+    byRole.set(role ?? 'gone', (byRole.get(role ?? 'gone') ?? 0) + used);
+  }
+  const postgresCpu = [...byRole.values()].reduce((a, b) => a + b, 0);
   return {
     seconds: (performance.now() - started) / 1000,
     client: client / 1000,
     mock: (cpuMs(mock.child.pid) - mockBefore) / 1000,
     postgres: postgresCpu / 1000,
     idle: (after.idle - before.idle) / (after.all - before.all),
+    byRole,
     waits,
   };
 }
@@ -133,6 +157,10 @@ try {
     const floor = Math.max(cpu / availableParallelism(), into.client, into.postgres);
     console.log(
       `| round ${round + 1} | ${(into.seconds / jsonl.seconds).toFixed(2)}× | floor ${floor.toFixed(1)} s = ${(floor / jsonl.seconds).toFixed(2)}× | | | |`,
+    );
+    const roles = [...into.byRole].filter(([, ms]) => ms >= 50).sort((a, b) => b[1] - a[1]);
+    console.log(
+      `| postgres CPU by process | ${roles.map(([role, ms]) => `${role} ${(ms / 1000).toFixed(1)} s`).join(', ')} | | | | |`,
     );
   }
   const admin = new pg.Client({ connectionString: server.url });
