@@ -56,8 +56,14 @@ describe('search into PostgreSQL', () => {
     const file = join(dir, 'all.jsonl');
     const jsonl = await search('--all', '-o', file);
     expect(jsonl.code, jsonl.stderr).toBe(0);
-    const first = await search('--all', '-o', url);
+    // Batches sent ahead reach node-postgres one at a time: its warning for a
+    // query asked while another waits in its queue never reaches a cron job's mailbox.
+    const warnings: string[] = [];
+    const warned = (w: Error) => warnings.push(w.message);
+    process.on('warning', warned);
+    const first = await search('--all', '-o', url).finally(() => process.off('warning', warned));
     expect(first.code, first.stderr).toBe(0);
+    expect(warnings).toEqual([]);
     const expected = fileIds(file);
     expect(expected.length).toBeGreaterThan(50);
     expect(await tableIds(url)).toEqual(expected);
