@@ -95,6 +95,9 @@ export class Statements {
     const early = ahead && last !== undefined && !last.settled && this.queued().length === 0;
     // Queued at once (node-postgres submits it after the last one's answer):
     // whatever is asked after it goes after it, however early it is written.
+    // pg 8 prints a deprecation notice for a query asked while another waits
+    // in its queue (pg 9 may refuse it): a run never asks so, two writes in
+    // flight at most (cli-export.test.ts checks it); mind it when upgrading.
     this.client.query(pipeline as never);
     if (early) {
       // Behind all of the last one's data, not inside it.
