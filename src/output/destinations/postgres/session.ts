@@ -27,6 +27,7 @@ import {
   connectPostgres,
   postgresError,
   withAsyncCommits,
+  withLz4Values,
 } from './connect.js';
 import { type BatchRows, childLines, mainLines } from './copy.js';
 import { NewIds } from './new-ids.js';
@@ -386,5 +387,6 @@ export const openPostgres: OpenDatabase = async (
   // The table name is checked before anything connects.
   const layout = layoutFor(options);
   const conn = await connectPostgres(url.url, url.redacted, layout.main.name);
+  await withLz4Values(conn);
   return new PostgresSession(await withAsyncCommits(conn), options, hooks);
 };

@@ -146,6 +146,11 @@ export function deleteChildren(
 export const ASYNC_COMMITS = `SELECT set_config('synchronous_commit', 'off', false)
   WHERE EXISTS (SELECT 1 FROM pg_catalog.pg_proc WHERE proname = 'pg_logical_emit_message')`;
 
+/** LZ4 for the values the session compresses, where the server has it and no one chose: a row when it took. */
+export const LZ4_VALUES = `SELECT set_config('default_toast_compression', 'lz4', false)
+  FROM pg_catalog.pg_settings
+  WHERE name = 'default_toast_compression' AND source = 'default' AND 'lz4' = ANY(enumvals)`;
+
 /**
  * A commit that waits for the disk, and so for every commit before it. It
  * must write WAL to wait at all (a transaction that wrote nothing commits
