@@ -8,9 +8,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
-import { openPostgres } from '../../src/output/destinations/postgres/session.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { openPostgresSession, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { fixtureArticles } from './records.js';
 
 let server: TestPostgres;
@@ -39,13 +37,7 @@ async function wal(): Promise<{ written: bigint; durable: bigint }> {
   return { written: BigInt(rows[0]!.written), durable: BigInt(rows[0]!.durable) };
 }
 
-function open(url: string) {
-  return openPostgres(
-    parseDatabaseUrl(url)!,
-    { kind: 'article', write: 'merge' },
-    { note: () => undefined },
-  );
-}
+const open = (url: string) => openPostgresSession(url);
 
 describe('commits', () => {
   it('a batch commits without waiting for the disk; finish() makes every batch durable', async () => {

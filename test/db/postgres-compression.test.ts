@@ -8,14 +8,17 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
 import {
   type PgConnection,
   withLz4Values,
 } from '../../src/output/destinations/postgres/connect.js';
-import { openPostgres } from '../../src/output/destinations/postgres/session.js';
 import type { ApiRecord } from '../../src/output/types.js';
-import { queryPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import {
+  queryPostgres,
+  openPostgresSession,
+  startPostgres,
+  type TestPostgres,
+} from '../helpers/postgres.js';
 import { fixtureArticles } from './records.js';
 
 /** What a fresh session of `url` gets from withLz4Values, and the compression it then uses. */
@@ -35,13 +38,7 @@ async function sessionCompression(url: string): Promise<{ took: boolean; compres
 
 /** Loads 50 articles through a session; the compression methods of their stored entities. */
 async function loadedWith(url: string): Promise<(string | null)[]> {
-  const parsed = parseDatabaseUrl(url);
-  if (parsed === undefined) throw new Error('not a database URL');
-  const session = await openPostgres(
-    parsed,
-    { kind: 'article', write: 'merge' },
-    { note: () => undefined },
-  );
+  const session = await openPostgresSession(url);
   await session.writeBatch(fixtureArticles(50) as ApiRecord[]);
   await session.finish();
   await session.close();

@@ -10,10 +10,13 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
-import { openPostgres } from '../../src/output/destinations/postgres/session.js';
 import { Statements } from '../../src/output/destinations/postgres/statements.js';
-import { queryPostgres, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import {
+  queryPostgres,
+  openPostgresSession,
+  startPostgres,
+  type TestPostgres,
+} from '../helpers/postgres.js';
 import type { ApiRecord } from '../../src/output/types.js';
 import { fixtureArticles, listTotal } from './records.js';
 
@@ -177,14 +180,8 @@ describe('a message sent ahead', () => {
 describe('a batch whose ids another writer adds meanwhile', () => {
   it('goes back to its savepoint and merges through the staging table, asked or not', async () => {
     const url = await server.createDatabase(`pipe_${++made}`);
-    const parsed = parseDatabaseUrl(url);
-    if (parsed === undefined) throw new Error('not a database URL');
     const records = fixtureArticles(9) as (ApiRecord & { id: number; title: string })[];
-    const session = await openPostgres(
-      parsed,
-      { kind: 'article', write: 'merge' },
-      { note: () => undefined },
-    );
+    const session = await openPostgresSession(url);
     const ids = async () =>
       (await queryPostgres<{ id: string }>(url, 'SELECT id FROM articles ORDER BY id')).map((r) =>
         Number(r.id),
@@ -238,14 +235,8 @@ describe('a batch whose ids another writer adds meanwhile', () => {
 
   it('the batch sent ahead of it goes again once it is in; behind a failure, fails with it', async () => {
     const url = await server.createDatabase(`pipe_${++made}`);
-    const parsed = parseDatabaseUrl(url);
-    if (parsed === undefined) throw new Error('not a database URL');
     const records = fixtureArticles(12) as (ApiRecord & { id: number })[];
-    const session = await openPostgres(
-      parsed,
-      { kind: 'article', write: 'merge' },
-      { note: () => undefined },
-    );
+    const session = await openPostgresSession(url);
     const messages = vi.spyOn(pg.Connection.prototype, 'query');
     const batchesSent = () =>
       messages.mock.calls.filter(([text]) => String(text).startsWith('BEGIN')).length;

@@ -7,10 +7,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/cli/exit-codes.js';
-import type { TableOptions } from '../../src/output/destinations/database/types.js';
-import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
-import { openPostgres } from '../../src/output/destinations/postgres/session.js';
-import { freePort, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import {
+  freePort,
+  openPostgresSession,
+  startPostgres,
+  type TestPostgres,
+} from '../helpers/postgres.js';
 import { ARTICLE_LISTS, fixtureArticles, fixturePeople, listTotal } from './records.js';
 
 let server: TestPostgres;
@@ -27,15 +29,7 @@ async function freshDb(): Promise<string> {
   return server.createDatabase(`t${dbCount}`);
 }
 
-function open(url: string, options: Partial<TableOptions> = {}, notes: string[] = []) {
-  const parsed = parseDatabaseUrl(url);
-  if (parsed === undefined) throw new Error('not a database URL');
-  return openPostgres(
-    parsed,
-    { kind: 'article', write: 'merge', ...options },
-    { note: (m) => notes.push(m) },
-  );
-}
+const open = openPostgresSession;
 
 async function query<T extends object = Record<string, unknown>>(
   url: string,

@@ -14,6 +14,9 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import type { TableOptions } from '../../src/output/destinations/database/types.js';
+import { parseDatabaseUrl } from '../../src/output/destinations/database/url.js';
+import { openPostgres } from '../../src/output/destinations/postgres/session.js';
 
 export interface TestPostgres {
   /** `postgres://news:PASSWORD@127.0.0.1:PORT/postgres`. */
@@ -167,4 +170,19 @@ export async function queryPostgres<T = Record<string, unknown>>(
   } finally {
     await client.end();
   }
+}
+
+/** A PostgreSQL session on `url`: articles merged unless `options` say otherwise; its notes into `notes`. */
+export function openPostgresSession(
+  url: string,
+  options: Partial<TableOptions> = {},
+  notes: string[] = [],
+) {
+  const parsed = parseDatabaseUrl(url);
+  if (parsed === undefined) throw new Error(`not a database URL: ${url}`);
+  return openPostgres(
+    parsed,
+    { kind: 'article', write: 'merge', ...options },
+    { note: (m) => notes.push(m) },
+  );
 }
